@@ -1,0 +1,217 @@
+"""Cancellation Hearts: six to eleven players, two decks, lowest total wins.
+
+Rules: RULES.md section 3. Entries are keyed by player name, as in the JSON API.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from .base import (
+    N_,
+    Game,
+    check_option_keys,
+    optional_choice,
+    optional_seat_name,
+    per_player,
+    refuse,
+    winners_of,
+)
+
+MIN_PLAYERS = 6
+MAX_PLAYERS = 11
+DECKS = 2
+CARDS = 52 * DECKS
+# Cards of each kind in play, and what each one taken costs.
+HEARTS = 13 * DECKS
+BLACK_MARIAS = DECKS
+HEART = 1
+BLACK_MARIA = 13
+# Passing direction by hand: left in hands 1, 3, 5, ...; right in hands 2, 4, 6, ...
+PASSES = ("left", "right")
+MOON_CHOICES = ("subtract", "add")
+MOON_POINTS = (26, 52)
+TARGET = 150
+TARGET_MIN = 100
+TARGET_MAX = 1000
+OPTIONS = ("target", "moon_points", "first_dealer")
+
+
+def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random) -> dict[str, Any]:
+    """Check options and fill in defaults; the first dealer is seat 0 unless named."""
+    raw = check_option_keys(raw, OPTIONS)
+    target = raw.get("target")
+    target = TARGET if target is None else target
+    if isinstance(target, bool) or not isinstance(target, int) or not TARGET_MIN <= target <= TARGET_MAX:
+        raise refuse(
+            "target", N_("The target is a whole number of points from {low} to {high}."),
+            low=TARGET_MIN, high=TARGET_MAX,
+        )
+    moon = raw.get("moon_points")
+    moon = MOON_POINTS[0] if moon is None else moon
+    if isinstance(moon, bool) or not isinstance(moon, int) or moon not in MOON_POINTS:
+        raise refuse(
+            "moon_points", N_("Shooting the moon counts either {first} or {second} points."),
+            first=MOON_POINTS[0], second=MOON_POINTS[1],
+        )
+    return {
+        "target": target,
+        "moon_points": moon,
+        "first_dealer": optional_seat_name(raw, "first_dealer", players, None),
+    }
+
+
+def deal(seats: int) -> dict[str, int]:
+    """Cards dealt to each player and cards left over for the first trick.
+
+    >>> deal(7)
+    {'cards_each': 14, 'left_over': 6}
+    """
+    cards_each, left_over = divmod(CARDS, seats)
+    return {"cards_each": cards_each, "left_over": left_over}
+
+
+def schedule(number: int, first: int, seats: int) -> dict[str, Any]:
+    """Seats of dealer and leader and the passing direction for hand number (1-based).
+
+    >>> schedule(4, 5, 6)
+    {'dealer': 2, 'leader': 3, 'pass': 'right'}
+    """
+    dealer = (first + number - 1) % seats
+    return {"dealer": dealer, "leader": (dealer + 1) % seats, "pass": PASSES[(number - 1) % len(PASSES)]}
+
+
+def points_of(hearts: Mapping[str, int], marias: Mapping[str, int]) -> dict[str, int]:
+    """Points taken by each player: hearts plus Black Marias.
+
+    >>> points_of({"A": 5, "B": 0}, {"A": 1, "B": 0})
+    {'A': 18, 'B': 0}
+    """
+    return {p: HEART * hearts[p] + BLACK_MARIA * marias[p] for p in hearts}
+
+
+def shooter_of(hearts: Mapping[str, int], marias: Mapping[str, int]) -> str | None:
+    """The player who took every heart and both Black Marias, if anyone did."""
+    for p in hearts:
+        if hearts[p] == HEARTS and marias[p] == BLACK_MARIAS:
+            return p
+    return None
+
+
+def score(points: Mapping[str, int], shooter: str | None, moon: str | None, moon_points: int) -> dict[str, int]:
+    """Hand scores: the points, or the moon applied for the shooter's choice.
+
+    >>> score({"A": 52, "B": 0, "C": 0}, "A", "add", 26)
+    {'A': 0, 'B': 26, 'C': 26}
+    >>> score({"A": 52, "B": 0}, "A", "subtract", 26)
+    {'A': -26, 'B': 0}
+    """
+    if shooter is None:
+        return dict(points)
+    if moon == "subtract":
+        return {p: -moon_points if p == shooter else points[p] for p in points}
+    return {p: 0 if p == shooter else points[p] + moon_points for p in points}
+
+
+def _check_at_most(counts: Mapping[str, int], field: str, limit: int, text: str) -> None:
+    got = sum(counts.values())
+    if got > limit:
+        raise refuse(field, text, got=got, limit=limit)
+
+
+def parse_entry(entry: Any, players: list[str]) -> tuple[dict[str, Any], str | None]:
+    """Validate one hand's entry; return it normalized and the moon shooter (or None)."""
+    if not isinstance(entry, Mapping):
+        raise refuse("entry", N_("A hand must be an object."))
+    hearts = per_player(entry, "hearts", players, HEARTS)
+    _check_at_most(hearts, "hearts", HEARTS, N_("The hearts add up to {got}; at most {limit} can be taken."))
+    marias = per_player(entry, "black_marias", players, BLACK_MARIAS)
+    _check_at_most(
+        marias, "black_marias", BLACK_MARIAS, N_("The Black Marias add up to {got}; at most {limit} can be taken.")
+    )
+    moon = optional_choice(entry, "moon", MOON_CHOICES)
+    normalized: dict[str, Any] = {"hearts": hearts, "black_marias": marias}
+    shooter = shooter_of(hearts, marias)
+    if shooter is not None:
+        if moon is None:
+            raise refuse(
+                "moon", N_("{name} shot the moon: choose subtract (from {name}) or add (to everyone else)."),
+                name=shooter,
+            )
+        normalized["moon"] = moon
+    return normalized, shooter
+
+
+class HeartsSheet:
+    """A Cancellation Hearts match replayed hand by hand."""
+
+    def __init__(self, players: list[str], options: Mapping[str, Any]):
+        self.players = list(players)
+        self.options = dict(options)
+        self.first = self.players.index(options["first_dealer"])
+        self.hands: list[dict[str, Any]] = []
+        self.totals = {p: 0 for p in self.players}
+
+    @property
+    def finished(self) -> bool:
+        """Whether a player has reached or passed the target."""
+        return any(total >= self.options["target"] for total in self.totals.values())
+
+    def _seats(self, number: int) -> dict[str, Any]:
+        seats = schedule(number, self.first, len(self.players))
+        return {"dealer": self.players[seats["dealer"]], "leader": self.players[seats["leader"]], "pass": seats["pass"]}
+
+    def record(self, entry: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate entry as the next hand, score it and append it; return the hand state."""
+        if self.finished:
+            raise refuse(
+                "number", N_("The game is over: a player has reached the target of {target}."),
+                target=self.options["target"],
+            )
+        normalized, shooter = parse_entry(entry, self.players)
+        points = points_of(normalized["hearts"], normalized["black_marias"])
+        scores = score(points, shooter, normalized.get("moon"), self.options["moon_points"])
+        for p in self.players:
+            self.totals[p] += scores[p]
+        number = len(self.hands) + 1
+        hand = {
+            "number": number,
+            **self._seats(number),
+            "entry": normalized,
+            "points": points,
+            "scores": scores,
+            "totals": dict(self.totals),
+            "moon_shooter": shooter,
+        }
+        self.hands.append(hand)
+        return hand
+
+    def next(self) -> dict[str, Any] | None:
+        """What the table does next, or None once a player has reached the target."""
+        if self.finished:
+            return None
+        number = len(self.hands) + 1
+        return {"number": number, **self._seats(number), **deal(len(self.players))}
+
+    def summary(self) -> dict[str, Any]:
+        """Totals, finished, winners, next, and who is closest to the target."""
+        return {
+            "totals": dict(self.totals),
+            "finished": self.finished,
+            "winners": winners_of(self.totals, lowest=True) if self.finished else [],
+            "next": self.next(),
+            "closest": winners_of(self.totals),
+            "target": self.options["target"],
+        }
+
+
+GAME = Game(
+    slug="hearts",
+    title=N_("Cancellation Hearts"),
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    parse_options=parse_options,
+    new_sheet=HeartsSheet,
+)

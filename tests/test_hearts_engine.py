@@ -1,0 +1,569 @@
+"""Cancellation Hearts engine: rows from RULES.md section 3 and invariants over random games.
+
+Expected numbers are written out from the rules (1 point a heart, 13 a Black Maria, 26 hearts
+and 2 Black Marias in two decks), never read back from the engine's own constants.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from scorekeeper.games.base import InvalidHand
+from scorekeeper.games.hearts import GAME, HeartsSheet, parse_options
+
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
+HAND_KEYS = {"number", "dealer", "leader", "pass", "entry", "points", "scores", "totals", "moon_shooter"}
+NEXT_KEYS = {"number", "dealer", "leader", "pass", "cards_each", "left_over"}
+
+
+def players_of(count: int) -> list[str]:
+    return NAMES[:count]
+
+
+def new_sheet(count: int, **options: Any) -> HeartsSheet:
+    players = players_of(count)
+    return HeartsSheet(players, parse_options(players, options, random.Random(0)))
+
+
+def entry_of(players: list[str], hearts: list[int], marias: list[int], moon: str | None = None) -> dict[str, Any]:
+    entry: dict[str, Any] = {"hearts": dict(zip(players, hearts)), "black_marias": dict(zip(players, marias))}
+    if moon is not None:
+        entry["moon"] = moon
+    return entry
+
+
+def play(sheet: HeartsSheet, hearts: list[int], marias: list[int], moon: str | None = None) -> dict[str, Any]:
+    return sheet.record(entry_of(sheet.players, hearts, marias, moon))
+
+
+def hands_reaching(totals: list[int]) -> list[list[int]]:
+    """Hearts-only hands (at most 26 hearts each) that bring a fresh sheet to totals."""
+    left = list(totals)
+    hands = []
+    while any(left):
+        hearts, room = [], 26
+        for i, need in enumerate(left):
+            take = min(need, room)
+            hearts.append(take)
+            room -= take
+            left[i] -= take
+        hands.append(hearts)
+    return hands
+
+
+def sheet_at(totals: list[int], **options: Any) -> HeartsSheet:
+    sheet = new_sheet(len(totals), **options)
+    for hearts in hands_reaching(totals):
+        play(sheet, hearts, [0] * len(totals))
+    assert list(sheet.summary()["totals"].values()) == totals
+    return sheet
+
+
+def as_list(sheet: HeartsSheet, by_name: dict[str, int]) -> list[int]:
+    assert list(by_name) == sheet.players
+    return list(by_name.values())
+
+
+# -- worked examples -------------------------------------------------------------------
+
+
+def test_example_1_points_of_eight_players():
+    sheet = new_sheet(8)
+    hand = play(sheet, [5, 0, 7, 3, 2, 4, 5, 0], [1, 0, 0, 1, 0, 0, 0, 0])
+    assert as_list(sheet, hand["points"]) == [18, 0, 7, 16, 2, 4, 5, 0]
+    assert as_list(sheet, hand["scores"]) == [18, 0, 7, 16, 2, 4, 5, 0]
+    assert hand["moon_shooter"] is None
+
+
+@pytest.mark.parametrize(
+    "moon, after",
+    [
+        ("add", [66, 61, 86, 70, 48, 74, 116]),
+        ("subtract", [40, 35, 60, 44, 22, 48, 90]),
+    ],
+)
+def test_example_2_moon_both_ways(moon, after):
+    sheet = sheet_at([40, 35, 60, 70, 22, 48, 90])
+    hand = play(sheet, [0, 0, 0, 26, 0, 0, 0], [0, 0, 0, 2, 0, 0, 0], moon)
+    assert hand["moon_shooter"] == "Dee"
+    assert hand["entry"]["moon"] == moon
+    assert as_list(sheet, hand["points"]) == [0, 0, 0, 52, 0, 0, 0]
+    assert as_list(sheet, hand["totals"]) == after
+    assert as_list(sheet, sheet.summary()["totals"]) == after
+    assert not sheet.summary()["finished"]
+
+
+def test_example_3_game_ends_and_lowest_wins():
+    sheet = sheet_at([140, 120, 98, 131, 77, 104], target=150)
+    assert not sheet.summary()["finished"]
+    hand = play(sheet, [6, 0, 0, 6, 14, 0], [0, 1, 0, 1, 0, 0])
+    assert as_list(sheet, hand["points"]) == [6, 13, 0, 19, 14, 0]
+    summary = sheet.summary()
+    assert as_list(sheet, summary["totals"]) == [146, 133, 98, 150, 91, 104]
+    assert summary["finished"] is True
+    assert summary["winners"] == ["Eve"]
+    assert summary["next"] is None and sheet.next() is None
+    assert summary["closest"] == ["Dee"]
+    assert summary["target"] == 150
+
+
+# -- deal, dealer, leader, passing -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "count, cards_each, left_over",
+    [(6, 17, 2), (7, 14, 6), (8, 13, 0), (9, 11, 5), (10, 10, 4), (11, 9, 5)],
+)
+def test_deal_table(count, cards_each, left_over):
+    nxt = new_sheet(count).next()
+    assert set(nxt) == NEXT_KEYS
+    assert (nxt["cards_each"], nxt["left_over"]) == (cards_each, left_over)
+    assert cards_each * count + left_over == 104
+
+
+@pytest.mark.parametrize(
+    "count, first, number, dealer, leader, direction",
+    [
+        (6, 0, 1, 0, 1, "left"),
+        (6, 0, 2, 1, 2, "right"),
+        (6, 0, 6, 5, 0, "right"),
+        (6, 0, 7, 0, 1, "left"),
+        (7, 3, 1, 3, 4, "left"),
+        (7, 3, 5, 0, 1, "left"),
+        (7, 6, 1, 6, 0, "left"),
+        (7, 6, 2, 0, 1, "right"),
+        (8, 2, 9, 2, 3, "left"),
+        (9, 4, 14, 8, 0, "right"),
+        (11, 10, 12, 10, 0, "right"),
+    ],
+)
+def test_rotation(count, first, number, dealer, leader, direction):
+    players = players_of(count)
+    sheet = new_sheet(count, target=1000, first_dealer=players[first])
+    for _ in range(number - 1):
+        play(sheet, [0] * count, [0] * count)
+    expected = {"number": number, "dealer": players[dealer], "leader": players[leader], "pass": direction}
+    nxt = sheet.next()
+    assert {key: nxt[key] for key in expected} == expected
+    hand = play(sheet, [0] * count, [0] * count)
+    assert {key: hand[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize("count", range(6, 12))
+def test_dealer_moves_one_seat_left_each_hand(count):
+    players = players_of(count)
+    first = count // 2
+    sheet = new_sheet(count, target=1000, first_dealer=players[first])
+    for number in range(1, 2 * count + 2):
+        hand = play(sheet, [1] * count, [0] * count)
+        seat = (first + number - 1) % count
+        assert hand["dealer"] == players[seat]
+        assert hand["leader"] == players[(seat + 1) % count]
+        assert hand["pass"] == ("left" if number % 2 else "right")
+
+
+# -- the moon --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "moon_points, moon, scores",
+    [
+        (26, "subtract", [0, 0, -26, 0, 0, 0]),
+        (26, "add", [26, 26, 0, 26, 26, 26]),
+        (52, "subtract", [0, 0, -52, 0, 0, 0]),
+        (52, "add", [52, 52, 0, 52, 52, 52]),
+    ],
+)
+def test_moon(moon_points, moon, scores):
+    sheet = new_sheet(6, moon_points=moon_points)
+    hand = play(sheet, [0, 0, 26, 0, 0, 0], [0, 0, 2, 0, 0, 0], moon)
+    assert hand["moon_shooter"] == "Cid"
+    assert as_list(sheet, hand["points"]) == [0, 0, 52, 0, 0, 0]
+    assert as_list(sheet, hand["scores"]) == scores
+    assert as_list(sheet, hand["totals"]) == scores
+
+
+@pytest.mark.parametrize("moon", [None, ""])
+def test_missing_moon_choice_refused(moon):
+    sheet = new_sheet(6)
+    entry = entry_of(sheet.players, [26, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0])
+    if moon is not None:
+        entry["moon"] = moon
+    with pytest.raises(InvalidHand) as err:
+        sheet.record(entry)
+    assert set(err.value.fields) == {"moon"}
+    assert "Ann" in err.value.fields["moon"]
+    assert sheet.hands == []
+
+
+@pytest.mark.parametrize(
+    "hearts, marias, points",
+    [
+        ([26, 0, 0, 0, 0, 0], [1, 0, 0, 0, 0, 0], [39, 0, 0, 0, 0, 0]),
+        ([26, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], [39, 13, 0, 0, 0, 0]),
+        ([26, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0], [26, 26, 0, 0, 0, 0]),
+        ([25, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0], [51, 0, 0, 0, 0, 0]),
+        ([5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0], [18, 0, 7, 16, 2, 9]),
+    ],
+)
+@pytest.mark.parametrize("moon", ["add", "subtract"])
+def test_moon_choice_dropped_when_nobody_shot(hearts, marias, points, moon):
+    sheet = new_sheet(6)
+    hand = play(sheet, hearts, marias, moon)
+    assert "moon" not in hand["entry"]
+    assert hand["moon_shooter"] is None
+    assert as_list(sheet, hand["scores"]) == points
+
+
+# -- sums ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "hearts, marias, points",
+    [
+        ([20, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [20, 13, 0, 0, 0, 0]),
+        ([3, 3, 3, 3, 0, 0], [0, 0, 0, 0, 0, 0], [3, 3, 3, 3, 0, 0]),
+        ([0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]),
+        ([0, 5, 5, 5, 5, 5], [0, 0, 0, 0, 1, 1], [0, 5, 5, 5, 18, 18]),
+    ],
+)
+def test_points_lost_on_a_cancelled_last_trick(hearts, marias, points):
+    sheet = new_sheet(6)
+    hand = play(sheet, hearts, marias)
+    assert as_list(sheet, hand["points"]) == points
+    assert as_list(sheet, hand["totals"]) == points
+
+
+@pytest.mark.parametrize(
+    "hearts, marias, field",
+    [
+        ([26, 1, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], "hearts"),
+        ([5, 5, 5, 5, 5, 5], [0, 0, 0, 0, 0, 0], "hearts"),
+        ([26, 26, 0, 0, 0, 0], [2, 2, 0, 0, 0, 0], "hearts"),
+        ([5, 5, 5, 5, 5, 1], [2, 1, 0, 0, 0, 0], "black_marias"),
+        ([26, 0, 0, 0, 0, 0], [2, 2, 2, 0, 0, 0], "black_marias"),
+    ],
+)
+def test_sums_above_the_deck_refused(hearts, marias, field):
+    sheet = new_sheet(6)
+    with pytest.raises(InvalidHand) as err:
+        play(sheet, hearts, marias, "add")
+    assert set(err.value.fields) == {field}
+    assert sheet.hands == [] and set(sheet.totals.values()) == {0}
+
+
+# -- end of the game -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "target, hands, totals, winners, closest",
+    [
+        # Two players tie lowest; the game ends once Ann passes 100.
+        (
+            100,
+            [([14, 4, 3, 1, 1, 3], [2, 0, 0, 0, 0, 0], None)] * 3,
+            [120, 12, 9, 3, 3, 9],
+            ["Dee", "Eve"],
+            ["Ann"],
+        ),
+        # A moon added to everyone else ends the game; the shooter alone wins, two are closest.
+        (
+            100,
+            [([26, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0], None)] * 3
+            + [([0, 0, 26, 0, 0, 0], [0, 0, 2, 0, 0, 0], "add")],
+            [104, 104, 0, 26, 26, 26],
+            ["Cid"],
+            ["Ann", "Bob"],
+        ),
+        # Reaching the target exactly ends the game; nobody took a point except Ann.
+        (
+            104,
+            [([26, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], None)] * 4,
+            [104, 0, 0, 0, 0, 0],
+            ["Bob", "Cid", "Dee", "Eve", "Fay"],
+            ["Ann"],
+        ),
+    ],
+)
+def test_end_of_game(target, hands, totals, winners, closest):
+    sheet = new_sheet(6, target=target)
+    for i, (hearts, marias, moon) in enumerate(hands):
+        assert not sheet.summary()["finished"], f"ended before hand {i + 1}"
+        play(sheet, hearts, marias, moon)
+    summary = sheet.summary()
+    assert as_list(sheet, summary["totals"]) == totals
+    assert summary["finished"] is True
+    assert summary["winners"] == winners
+    assert summary["closest"] == closest
+    assert summary["next"] is None
+
+
+def test_recording_after_the_end_refused():
+    sheet = sheet_at([140, 120, 98, 131, 77, 104], target=150)
+    play(sheet, [6, 0, 0, 6, 14, 0], [0, 1, 0, 1, 0, 0])
+    before = (len(sheet.hands), dict(sheet.totals))
+    with pytest.raises(InvalidHand) as err:
+        play(sheet, [0] * 6, [0] * 6)
+    assert set(err.value.fields) == {"number"}
+    assert "150" in err.value.fields["number"]
+    assert (len(sheet.hands), dict(sheet.totals)) == before
+
+
+def test_one_below_the_target_plays_on():
+    sheet = sheet_at([149, 0, 0, 0, 0, 0], target=150)
+    summary = sheet.summary()
+    assert summary["finished"] is False and summary["winners"] == []
+    assert summary["next"]["number"] == len(sheet.hands) + 1
+    assert summary["closest"] == ["Ann"]
+
+
+def test_hand_state_shape_and_history_kept():
+    sheet = new_sheet(6)
+    first = play(sheet, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
+    play(sheet, [0, 26, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0])
+    assert set(first) == HAND_KEYS
+    assert sheet.hands[0] is first
+    assert as_list(sheet, sheet.hands[0]["totals"]) == [18, 0, 7, 16, 2, 9]
+    assert as_list(sheet, sheet.hands[1]["totals"]) == [18, 26, 20, 16, 2, 9]
+    assert first["entry"] == entry_of(sheet.players, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
+    assert set(sheet.summary()) == {"totals", "finished", "winners", "next", "closest", "target"}
+
+
+def test_names_are_trimmed_in_the_entry():
+    sheet = new_sheet(6)
+    entry = entry_of(sheet.players, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
+    entry["hearts"] = {f" {name} ": n for name, n in entry["hearts"].items()}
+    hand = sheet.record(entry)
+    assert list(hand["entry"]["hearts"]) == sheet.players
+    assert as_list(sheet, hand["points"]) == [18, 0, 7, 16, 2, 9]
+
+
+# -- options ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("raw", [None, {}, {"target": None, "moon_points": None, "first_dealer": None}])
+@pytest.mark.parametrize("seed", range(5))
+def test_option_defaults_are_not_drawn(raw, seed):
+    players = players_of(9)
+    assert parse_options(players, raw, random.Random(seed)) == {
+        "target": 150,
+        "moon_points": 26,
+        "first_dealer": "Ann",
+    }
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ({"target": 100}, {"target": 100}),
+        ({"target": 1000}, {"target": 1000}),
+        ({"target": 250}, {"target": 250}),
+        ({"moon_points": 52}, {"moon_points": 52}),
+        ({"moon_points": 26}, {"moon_points": 26}),
+        ({"first_dealer": "Gus"}, {"first_dealer": "Gus"}),
+        ({"first_dealer": " Cid "}, {"first_dealer": "Cid"}),
+    ],
+)
+def test_options_accepted(raw, expected):
+    options = parse_options(players_of(7), raw, random.Random(0))
+    assert set(options) == {"target", "moon_points", "first_dealer"}
+    assert {key: options[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    "raw, field",
+    [
+        ({"target": 99}, "target"),
+        ({"target": 1001}, "target"),
+        ({"target": 0}, "target"),
+        ({"target": -150}, "target"),
+        ({"target": "150"}, "target"),
+        ({"target": 150.0}, "target"),
+        ({"target": True}, "target"),
+        ({"target": [150]}, "target"),
+        ({"moon_points": 25}, "moon_points"),
+        ({"moon_points": 27}, "moon_points"),
+        ({"moon_points": 0}, "moon_points"),
+        ({"moon_points": 104}, "moon_points"),
+        ({"moon_points": "26"}, "moon_points"),
+        ({"moon_points": 26.0}, "moon_points"),
+        ({"moon_points": True}, "moon_points"),
+        ({"first_dealer": "Zed"}, "first_dealer"),
+        ({"first_dealer": "Kim"}, "first_dealer"),
+        ({"first_dealer": 0}, "first_dealer"),
+        ({"first_dealer": ["Ann"]}, "first_dealer"),
+        ({"targett": 150}, "options"),
+        ({"first_declarer": "Ann"}, "options"),
+        ([], "options"),
+        ("target=150", "options"),
+    ],
+)
+def test_options_refused(raw, field):
+    with pytest.raises(InvalidHand) as err:
+        parse_options(players_of(7), raw, random.Random(0))
+    assert set(err.value.fields) == {field}
+    assert "{" not in err.value.fields[field]
+
+
+def test_game_record():
+    assert (GAME.slug, GAME.title, GAME.min_players, GAME.max_players) == ("hearts", "Cancellation Hearts", 6, 11)
+    players = players_of(6)
+    sheet = GAME.new_sheet(players, GAME.parse_options(players, {"first_dealer": "Fay"}, random.Random(0)))
+    assert sheet.next()["dealer"] == "Fay" and sheet.next()["leader"] == "Ann"
+
+
+# -- malformed entries -----------------------------------------------------------------
+
+PLAYERS = players_of(6)
+GOOD_HEARTS = dict(zip(PLAYERS, [5, 0, 7, 3, 2, 9]))
+GOOD_MARIAS = dict(zip(PLAYERS, [1, 0, 0, 1, 0, 0]))
+MOON_HEARTS = dict(zip(PLAYERS, [26, 0, 0, 0, 0, 0]))
+MOON_MARIAS = dict(zip(PLAYERS, [2, 0, 0, 0, 0, 0]))
+
+
+def with_value(counts: dict[str, int], name: str, value: Any) -> dict[Any, Any]:
+    return {**counts, name: value}
+
+
+def without(counts: dict[str, int], name: str) -> dict[str, int]:
+    return {key: value for key, value in counts.items() if key != name}
+
+
+BAD_ENTRIES = [
+    (None, "entry"),
+    ([], "entry"),
+    ("hearts", "entry"),
+    (7, "entry"),
+    (True, "entry"),
+    ([["hearts", GOOD_HEARTS]], "entry"),
+    ({}, "hearts"),
+    ({"black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": GOOD_HEARTS}, "black_marias"),
+    ({"hearts": None, "black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": [5, 0, 7, 3, 2, 9], "black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": "Ann=5", "black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": 26, "black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": without(GOOD_HEARTS, "Fay"), "black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": with_value(GOOD_HEARTS, "Zed", 0), "black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": with_value(GOOD_HEARTS, "", 0), "black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": with_value(GOOD_HEARTS, 1, 0), "black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": with_value(GOOD_HEARTS, None, 0), "black_marias": GOOD_MARIAS}, "hearts"),
+    ({"hearts": GOOD_HEARTS, "black_marias": without(GOOD_MARIAS, "Ann")}, "black_marias"),
+    ({"hearts": GOOD_HEARTS, "black_marias": with_value(GOOD_MARIAS, "Kim", 0)}, "black_marias"),
+    ({"hearts": GOOD_HEARTS, "black_marias": []}, "black_marias"),
+    ({"hearts": GOOD_HEARTS, "black_marias": 2}, "black_marias"),
+]
+BAD_HEART_COUNTS = ["5", 5.0, 5.5, True, False, None, -1, 27, 104, [5], {"n": 5}, float("nan")]
+BAD_MARIA_COUNTS = ["1", 1.0, True, None, -1, 3, 13, [1], {"n": 1}]
+BAD_ENTRIES += [
+    ({"hearts": with_value(GOOD_HEARTS, "Cid", value), "black_marias": GOOD_MARIAS}, "hearts")
+    for value in BAD_HEART_COUNTS
+]
+BAD_ENTRIES += [
+    ({"hearts": GOOD_HEARTS, "black_marias": with_value(GOOD_MARIAS, "Dee", value)}, "black_marias")
+    for value in BAD_MARIA_COUNTS
+]
+BAD_MOONS = [None, "", "Subtract", "ADD", "both", 26, True, ["add"], {"add": True}]
+BAD_ENTRIES += [
+    ({"hearts": MOON_HEARTS, "black_marias": MOON_MARIAS, **({} if moon is None else {"moon": moon})}, "moon")
+    for moon in BAD_MOONS
+]
+
+
+@pytest.mark.parametrize("entry, field", BAD_ENTRIES)
+def test_malformed_entries_raise_invalid_hand_only(entry, field):
+    sheet = new_sheet(6)
+    with pytest.raises(InvalidHand) as err:
+        sheet.record(entry)
+    assert set(err.value.fields) == {field}
+    reason = err.value.fields[field]
+    assert reason and "{" not in reason and reason.endswith(".")
+    assert sheet.hands == [] and set(sheet.totals.values()) == {0}
+    assert sheet.next()["number"] == 1
+
+
+# -- invariants over random games ------------------------------------------------------
+
+
+def split(rng: random.Random, total: int, count: int) -> list[int]:
+    counts = [0] * count
+    for _ in range(total):
+        counts[rng.randrange(count)] += 1
+    return counts
+
+
+def random_hand(rng: random.Random, count: int) -> tuple[list[int], list[int]]:
+    """One hand as the table might report it: sometimes a moon, sometimes points lost."""
+    if rng.random() < 0.08:
+        shooter = rng.randrange(count)
+        return [26 * (i == shooter) for i in range(count)], [2 * (i == shooter) for i in range(count)]
+    hearts = 26 if rng.random() < 0.8 else rng.randint(0, 25)
+    marias = 2 if rng.random() < 0.8 else rng.randint(0, 1)
+    return split(rng, hearts, count), split(rng, marias, count)
+
+
+def expected_scores(hearts: list[int], marias: list[int], moon: str, moon_points: int) -> tuple[list[int], list[int]]:
+    """Points and scores straight from RULES.md section 3."""
+    points = [h + 13 * m for h, m in zip(hearts, marias)]
+    shooters = [i for i in range(len(hearts)) if hearts[i] == 26 and marias[i] == 2]
+    if not shooters:
+        return points, points
+    (shooter,) = shooters
+    if moon == "subtract":
+        return points, [-moon_points if i == shooter else points[i] for i in range(len(points))]
+    return points, [0 if i == shooter else points[i] + moon_points for i in range(len(points))]
+
+
+def play_random_game(rng: random.Random) -> None:
+    count = rng.randint(6, 11)
+    players = players_of(count)
+    first = rng.randrange(count)
+    target = rng.randint(100, 260)
+    moon_points = rng.choice([26, 52])
+    options = {"target": target, "moon_points": moon_points, "first_dealer": players[first]}
+    sheet = GAME.new_sheet(players, GAME.parse_options(players, options, rng))
+    totals = [0] * count
+    for number in range(1, 500):
+        assert not sheet.summary()["finished"]
+        hearts, marias = random_hand(rng, count)
+        moon = rng.choice(["subtract", "add", None])
+        shot = any(h == 26 and m == 2 for h, m in zip(hearts, marias))
+        if shot and moon is None:
+            with pytest.raises(InvalidHand):
+                play(sheet, hearts, marias, moon)
+            moon = rng.choice(["subtract", "add"])
+        hand = play(sheet, hearts, marias, moon)
+        points, scores = expected_scores(hearts, marias, moon, moon_points)
+        totals = [t + s for t, s in zip(totals, scores)]
+        seat = (first + number - 1) % count
+        assert hand["number"] == number
+        assert (hand["dealer"], hand["leader"]) == (players[seat], players[(seat + 1) % count])
+        assert hand["pass"] == ("left" if number % 2 == 1 else "right")
+        assert as_list(sheet, hand["points"]) == points
+        assert as_list(sheet, hand["scores"]) == scores
+        assert as_list(sheet, hand["totals"]) == totals
+        if not shot:
+            assert hand["scores"] == hand["points"]
+            assert hand["moon_shooter"] is None and "moon" not in hand["entry"]
+        if max(totals) >= target:
+            break
+    else:
+        pytest.fail("the game never ended")
+    summary = sheet.summary()
+    assert summary["finished"] is True and summary["next"] is None
+    assert as_list(sheet, summary["totals"]) == totals
+    assert all(sum(hand["scores"][p] for hand in sheet.hands) == summary["totals"][p] for p in players)
+    assert summary["winners"] == [p for p, t in zip(players, totals) if t == min(totals)]
+    assert summary["closest"] == [p for p, t in zip(players, totals) if t == max(totals)]
+    with pytest.raises(InvalidHand):
+        play(sheet, [0] * count, [0] * count)
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_invariants_over_random_games(block):
+    rng = random.Random(20261129 + block)
+    for _ in range(60):
+        play_random_game(rng)
