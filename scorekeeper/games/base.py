@@ -153,6 +153,8 @@ def per_player(entry: Mapping[str, Any], field_name: str, players: list[str], hi
     if unknown:
         raise refuse(field_name, N_("{name} is not a player in this match."), name=str(unknown[0])[:NAME_MAX])
     trimmed = {name.strip(): value for name, value in raw.items()}
+    if len(trimmed) != len(raw):
+        raise refuse(field_name, N_("Give one number per player, each player once."))
     missing = [name for name in players if name not in trimmed]
     if missing:
         raise refuse(field_name, N_("Enter a number for {name}."), name=missing[0])

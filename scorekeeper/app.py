@@ -1,0 +1,30 @@
+"""The application factory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+
+from . import config, i18n
+from .db import db
+from .web import api, errors, hands, pages
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Create the app: settings, database, translations, pages and API."""
+    app = Flask(
+        __name__,
+        instance_path=config.instance_path(),
+        template_folder=str(config.ROOT / "templates"),
+        static_folder=str(config.ROOT / "static"),
+    )
+    config.configure(app, test_config)
+    db.init_app(app)
+    i18n.init_app(app)
+    for blueprint in (pages.bp, hands.bp, api.bp):
+        app.register_blueprint(blueprint)
+    errors.init_app(app)
+    with app.app_context():
+        db.create_all()
+    return app

@@ -1,0 +1,159 @@
+"""Glue between stored matches and the engines: load, replay, record, correct, undo."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+
+from .db import db
+from .games import GAMES, InvalidHand, Reason
+from .games.base import N_, Sheet, parse_players, refuse
+from .models import Hand, Match, utcnow
+
+WRITE_ATTEMPTS = 8
+
+
+class Conflict(Exception):
+    """A write that lost a race or does not fit the match as it now is (HTTP 409)."""
+
+    def __init__(self, text: str, **params: Any):
+        self.reason = Reason(text, params)
+        super().__init__(str(self.reason))
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def key_matches(match: Match, key: str | None) -> bool:
+    """Compare an edit key with the stored hash in constant time."""
+    return bool(key) and hmac.compare_digest(hash_key(key), match.edit_key_hash)
+
+
+def find(public_id: str) -> Match | None:
+    if not isinstance(public_id, str) or len(public_id) > 64:
+        return None
+    return db.session.scalar(select(Match).where(Match.public_id == public_id))
+
+
+def create(game_slug: Any, players: Any, options: Any) -> tuple[Match, str]:
+    """Validate and store a new match; return it with its edit key (shown once)."""
+    game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
+    if game is None:
+        raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
+    names = parse_players(players, game.min_players, game.max_players)
+    parsed = game.parse_options(names, options, secrets.SystemRandom())
+    key = secrets.token_urlsafe(24)
+    match = Match(
+        public_id=secrets.token_urlsafe(16),
+        game=game.slug,
+        players=names,
+        options=parsed,
+        edit_key_hash=hash_key(key),
+    )
+    db.session.add(match)
+    db.session.commit()
+    return match, key
+
+
+def replay(match: Match, entries: list[Mapping[str, Any]] | None = None) -> Sheet:
+    """Run the stored (or given) entries through the engine, oldest first."""
+    sheet = GAMES[match.game].new_sheet(match.players, match.options)
+    for number, entry in enumerate(entries if entries is not None else [h.entry for h in match.hands], 1):
+        try:
+            sheet.record(entry)
+        except InvalidHand as err:
+            raise later_hand_refused(number, err) from err
+    return sheet
+
+
+def later_hand_refused(number: int, err: InvalidHand) -> InvalidHand:
+    reason = Reason(N_("Hand {number} would no longer be legal: {reason}"), {"number": number, "reason": err.reason})
+    return InvalidHand([(name, reason) for name, _ in err.errors[:1]], hand=number)
+
+
+def _commit(match: Match) -> None:
+    """Raise the match version and commit, or raise Conflict when another write got there first."""
+    match.updated_at = utcnow()
+    try:
+        db.session.commit()
+    except (IntegrityError, StaleDataError, OperationalError) as err:
+        db.session.rollback()
+        raise Conflict(N_("Someone else changed this match at the same moment; look again and retry.")) from err
+
+
+def record(public_id: str, entry: Any, number: Any = None) -> tuple[Match, Sheet]:
+    """Append a hand; with number, only if it is the next one. Retries lost races otherwise."""
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise refuse("number", N_("The hand number must be a whole number."))
+    for attempt in range(WRITE_ATTEMPTS):
+        match = _must_find(public_id)
+        sheet = replay(match)
+        expected = len(match.hands) + 1
+        if number is not None and number != expected:
+            if 0 < number < expected:
+                raise Conflict(N_("Hand {number} is already recorded."), number=number)
+            raise Conflict(N_("The next hand is hand {expected}."), expected=expected)
+        if sheet.summary()["finished"]:
+            raise Conflict(N_("This match is finished; no more hands can be recorded."))
+        hand = sheet.record(entry)
+        match.hands.append(Hand(number=expected, entry=hand["entry"]))
+        try:
+            _commit(match)
+            return match, sheet
+        except Conflict:
+            if number is not None or attempt == WRITE_ATTEMPTS - 1:
+                if number is not None:
+                    raise Conflict(N_("Hand {number} is already recorded."), number=number) from None
+                raise
+    raise AssertionError("unreachable")
+
+
+def correct(public_id: str, number: int, entry: Any) -> tuple[Match, Sheet]:
+    """Replace hand number's entry and replay everything after it."""
+    match = _must_find(public_id)
+    hand = _must_find_hand(match, number)
+    entries: list[Any] = [h.entry for h in match.hands]
+    before = replay(match, entries[: number - 1])
+    new_hand = before.record(entry)
+    entries[number - 1] = new_hand["entry"]
+    sheet = replay(match, entries)
+    hand.entry = new_hand["entry"]
+    _commit(match)
+    return match, sheet
+
+
+def undo(public_id: str, number: int) -> tuple[Match, Sheet]:
+    """Remove the last hand (only the last one can be undone)."""
+    match = _must_find(public_id)
+    hand = _must_find_hand(match, number)
+    if number != len(match.hands):
+        raise Conflict(N_("Only the last hand can be undone; correct hand {number} instead."), number=number)
+    match.hands.remove(hand)
+    _commit(match)
+    return match, replay(match)
+
+
+class NotFound(Exception):
+    """An unknown match or hand (HTTP 404)."""
+
+
+def _must_find(public_id: str) -> Match:
+    db.session.expire_all()
+    match = find(public_id)
+    if match is None:
+        raise NotFound()
+    return match
+
+
+def _must_find_hand(match: Match, number: Any) -> Hand:
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(match.hands):
+        raise NotFound()
+    return match.hands[number - 1]

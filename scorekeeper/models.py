@@ -1,0 +1,51 @@
+"""Stored matches and hands. Entries are kept as entered; scores are derived by the engine."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .db import db
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Match(db.Model):
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    game: Mapped[str] = mapped_column(String(16))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(default=1)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    # Every write to a match (a hand recorded, corrected or undone) touches the match row;
+    # SQLAlchemy then checks and raises the version, so two phones cannot both win.
+    __mapper_args__ = {"version_id_col": version}
+
+
+class Hand(db.Model):
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("match_id", "number", name="uq_hand_match_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    entry: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+
+    match: Mapped[Match] = relationship(back_populates="hands")

@@ -1,0 +1,1 @@
+"""The web layer: pages, hand entry and the JSON API, one blueprint each."""

@@ -1,0 +1,121 @@
+"""The public JSON API, version 1 (shared/API.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request, url_for
+
+from .. import matches
+from ..games import InvalidHand
+from ..i18n import translate
+from ..models import Match
+from .errors import json_error
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def state(match: Match, sheet: matches.Sheet) -> dict[str, Any]:
+    """The match state as the API gives it."""
+    return {
+        "id": match.public_id,
+        "url": url_for("pages.match", public_id=match.public_id),
+        "game": match.game,
+        "players": match.players,
+        "options": match.options,
+        "hands": sheet.hands,
+        **sheet.summary(),
+        "version": match.version,
+    }
+
+
+def etag(match: Match) -> str:
+    return f"{match.public_id}.{match.version}"
+
+
+def answer(match: Match, sheet: matches.Sheet, status: int = 200, **extra: Any) -> Response:
+    """The match state as JSON, tagged with its version so phones can poll cheaply."""
+    response = jsonify({**state(match, sheet), **extra})
+    response.status_code = status
+    response.set_etag(etag(match))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(force=True, silent=True)
+    if not isinstance(data, dict):
+        abort(400)
+    return data
+
+
+def authorize(public_id: str) -> None:
+    """404 for an unknown match, 401 without a key, 403 with a wrong one."""
+    match = matches.find(public_id)
+    if match is None:
+        abort(404)
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        abort(401)
+    if not matches.key_matches(match, key.strip()):
+        abort(403)
+
+
+@bp.errorhandler(InvalidHand)
+def invalid(err: InvalidHand):
+    fields: dict[str, str] = {}
+    for name, reason in err.errors:
+        fields.setdefault(name, translate(reason))
+    return json_error(422, translate(err.reason), fields)
+
+
+@bp.errorhandler(matches.Conflict)
+def conflict(err: matches.Conflict):
+    return json_error(409, translate(err.reason))
+
+
+@bp.errorhandler(matches.NotFound)
+def not_found(err: matches.NotFound):  # noqa: ARG001
+    abort(404)
+
+
+@bp.post("/matches")
+def create():
+    data = body()
+    match, key = matches.create(data.get("game"), data.get("players"), data.get("options"))
+    edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)
+    return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url)
+
+
+@bp.get("/matches/<public_id>")
+def read(public_id: str):
+    match = matches.find(public_id)
+    if match is None:
+        abort(404)
+    if request.if_none_match.contains_weak(etag(match)):
+        response = Response(status=304)
+        response.set_etag(etag(match))
+        return response
+    return answer(match, matches.replay(match))
+
+
+@bp.post("/matches/<public_id>/hands")
+def record(public_id: str):
+    authorize(public_id)
+    data = body()
+    match, sheet = matches.record(public_id, data, data.get("number"))
+    return answer(match, sheet, 201)
+
+
+@bp.put("/matches/<public_id>/hands/<int:number>")
+def correct(public_id: str, number: int):
+    authorize(public_id)
+    match, sheet = matches.correct(public_id, number, body())
+    return answer(match, sheet)
+
+
+@bp.delete("/matches/<public_id>/hands/<int:number>")
+def undo(public_id: str, number: int):
+    authorize(public_id)
+    match, sheet = matches.undo(public_id, number)
+    return answer(match, sheet)

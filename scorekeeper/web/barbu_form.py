@@ -1,0 +1,134 @@
+"""Barbu hand entry: one form per contract, built for thumbs, and its conversion to an entry."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import IntegerField, RadioField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, NumberRange, Optional
+
+from ..games import barbu
+from ..games.base import SUITS
+from .forms import TableForm, seat_choices
+
+COUNTED = {"no_tricks": "tricks", "trumps": "tricks", "no_queens": "queens", "no_hearts": "hearts"}
+COUNT_LIMITS = {"tricks": barbu.CARDS_PER_HAND, "hearts": barbu.CARDS_PER_HAND, "queens": 4}
+CHOSEN = {"no_hearts": ("ace_of_hearts",), "no_last_two": ("second_last", "last"), "barbu": ("king_of_hearts",)}
+PLACES = ("place_0", "place_1", "place_2", "place_3")
+DOUBLE_CHOICES = [SelectChoice("", "–"), SelectChoice("double", _l("Double")), SelectChoice("redouble", _l("Redouble"))]
+
+
+def double_cells(contract: str, players: list[str], declarer: str) -> list[tuple[int, int]]:
+    """The (doubler, target) seats a player may legally double in this contract."""
+    return [
+        (by, target)
+        for by, by_name in enumerate(players)
+        for target, target_name in enumerate(players)
+        if by != target and by_name != declarer and (contract not in barbu.POSITIVE or target_name == declarer)
+    ]
+
+
+def hand_form(contract: str, players: list[str], declarer: str, formdata: Any, entry: dict[str, Any] | None,
+              must: list[str]) -> TableForm:
+    """Build the form for one contract, filled from an entry (editing) or the compulsory doubles."""
+
+    class HandForm(TableForm):
+        shown_fields = frozenset({*COUNT_LIMITS, *PLACES, "ace_of_hearts", "second_last", "last", "king_of_hearts",
+                                  "order", "doubles"})
+
+    field = COUNTED.get(contract)
+    if field:
+        limit = COUNT_LIMITS[field]
+        for seat in range(len(players)):
+            setattr(HandForm, f"{field}_{seat}", IntegerField(
+                players[seat], default=0, validators=[InputRequired(), NumberRange(0, limit)]))
+    for name in CHOSEN.get(contract, ()):
+        setattr(HandForm, name, RadioField(name, choices=seat_choices(players), validators=[InputRequired()]))
+    if contract == "dominoes":
+        for place in PLACES:
+            setattr(HandForm, place, RadioField(place, choices=seat_choices(players), validators=[InputRequired()]))
+        setattr(HandForm, "start_rank", RadioField(_l("Starting rank"), choices=[SelectChoice("", "–")] + [
+            SelectChoice(rank) for rank in barbu.RANKS], default="", validators=[Optional()]))
+    if contract == "trumps":
+        setattr(HandForm, "trump_suit", RadioField(_l("Trump suit"), choices=[SelectChoice("", "–")] + [
+            SelectChoice(suit) for suit in SUITS], default="", validators=[Optional()]))
+    for by, target in double_cells(contract, players, declarer):
+        setattr(HandForm, f"double_{by}_{target}", RadioField(choices=DOUBLE_CHOICES, default="", validators=[Optional()]))
+    data = entry_to_data(entry, players) if entry else must_data(must, players, declarer)
+    return HandForm(formdata, data=data)
+
+
+def must_data(must: list[str], players: list[str], declarer: str) -> dict[str, Any]:
+    """Pre-tick the compulsory doubles of the declarer."""
+    target = players.index(declarer)
+    return {f"double_{players.index(name)}_{target}": "double" for name in must}
+
+
+def entry_to_data(entry: dict[str, Any], players: list[str]) -> dict[str, Any]:
+    """Form data for a stored entry (to edit a hand)."""
+    seat = players.index
+    data: dict[str, Any] = {}
+    for field in ("tricks", "queens", "hearts"):
+        for name, count in entry.get(field, {}).items():
+            data[f"{field}_{seat(name)}"] = count
+    for field in ("ace_of_hearts", "second_last", "last", "king_of_hearts"):
+        if field in entry:
+            data[field] = str(seat(entry[field]))
+    for place, name in zip(PLACES, entry.get("order", [])):
+        data[place] = str(seat(name))
+    for note in ("trump_suit", "start_rank"):
+        if note in entry:
+            data[note] = entry[note]
+    for double in entry.get("doubles", []):
+        data[f"double_{seat(double['by'])}_{seat(double['target'])}"] = "redouble" if double["redoubled"] else "double"
+    return data
+
+
+def form_to_entry(form: TableForm, contract: str, players: list[str]) -> dict[str, Any]:
+    """The API-shaped entry for a validated form."""
+    entry: dict[str, Any] = {"contract": contract}
+    field = COUNTED.get(contract)
+    if field:
+        entry[field] = {name: form[f"{field}_{seat}"].data for seat, name in enumerate(players)}
+    for name in CHOSEN.get(contract, ()):
+        entry[name] = players[int(form[name].data)]
+    if contract == "dominoes":
+        entry["order"] = [players[int(form[place].data)] for place in PLACES]
+    for note in ("trump_suit", "start_rank"):
+        if note in form and form[note].data:
+            entry[note] = form[note].data
+    entry["doubles"] = [
+        {"by": players[int(by)], "target": players[int(target)], "redoubled": field.data == "redouble"}
+        for field in form
+        if field.name.startswith("double_") and field.data
+        for by, target in [field.name.split("_")[1:]]
+    ]
+    return entry
+
+
+# -- the interface every game's hand entry offers to the hand views ---------------------
+
+TEMPLATE = "hands/barbu.html"
+
+
+def variants(before: Any, entry: dict[str, Any] | None) -> list[str]:
+    """Contracts the declarer may still name (plus the hand's own contract when editing)."""
+    left = before.next()["contracts_left"]
+    return [c for c in barbu.CONTRACTS if c in left or (entry and entry["contract"] == c)]
+
+
+def variant_of(entry: dict[str, Any]) -> str:
+    return entry["contract"]
+
+
+def build(players: list[str], before: Any, variant: str, formdata: Any, entry: dict[str, Any] | None) -> TableForm:
+    upcoming = before.next()
+    if entry and entry["contract"] != variant:
+        entry = {k: v for k, v in entry.items() if k == "doubles" and variant not in barbu.POSITIVE}
+    return hand_form(variant, players, upcoming["declarer"], formdata, entry or None, upcoming["must_double"])
+
+
+def to_entry(form: TableForm, variant: str, players: list[str]) -> dict[str, Any]:
+    return form_to_entry(form, variant, players)

@@ -1,0 +1,50 @@
+"""Error answers: JSON under /api/, a friendly page elsewhere; never a stack trace."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, jsonify, render_template, request
+from flask_babel import gettext as _
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+MESSAGES = {
+    400: "That request could not be read.",
+    401: "This needs the match's edit key.",
+    403: "That edit key does not belong to this match.",
+    404: "There is no such match or hand.",
+    405: "That action is not available here.",
+    409: "That does not fit the match as it is now.",
+    413: "That request is too large.",
+    415: "Send the request as JSON.",
+    422: "That entry breaks a rule.",
+    500: "Something went wrong on our side; nothing you entered was lost.",
+}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def json_error(status: int, message: str, fields: dict[str, str] | None = None) -> tuple[Response, int]:
+    return jsonify({"error": {"message": message, "fields": fields or {}}}), status
+
+
+def handle_http(err: HTTPException):
+    status = err.code or 500
+    message = _(MESSAGES.get(status, MESSAGES[400]))
+    if wants_json():
+        return json_error(status, message)
+    return render_template("error.html", status=status, message=message), status
+
+
+def handle_crash(err: Exception):
+    if isinstance(err, HTTPException):
+        return handle_http(err)
+    from flask import current_app
+
+    current_app.logger.exception("unhandled error", exc_info=err)
+    return handle_http(InternalServerError())
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(HTTPException, handle_http)
+    app.register_error_handler(Exception, handle_crash)

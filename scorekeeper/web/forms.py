@@ -1,0 +1,93 @@
+"""Forms shared by every game: the CSRF-protected base form and the new-match forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, session
+from flask_babel import get_locale, lazy_gettext as _l
+from wtforms import BooleanField, FieldList, Form, RadioField, SelectField, StringField
+from wtforms.csrf.session import SessionCSRF
+from wtforms.fields.choices import SelectChoice
+
+from ..games import GAMES, InvalidHand
+from ..i18n import translate
+
+
+class TableForm(Form):
+    """Base form: session CSRF valid for a whole evening, WTForms messages in the player's language."""
+
+    class Meta:
+        csrf = True
+        csrf_class = SessionCSRF
+
+    def __init__(self, formdata: Any = None, **kwargs: Any):
+        meta = {
+            "csrf_secret": current_app.secret_key.encode() if isinstance(current_app.secret_key, str) else current_app.secret_key,
+            "csrf_context": session,
+            "csrf_time_limit": current_app.config["CSRF_TIME_LIMIT"],
+            "locales": [str(get_locale()), "en"],
+        }
+        super().__init__(formdata, meta=meta, **kwargs)
+        self.reasons: dict[str, str] = {}
+
+    # Engine fields whose reason the template shows beside the field; others go in the banner.
+    shown_fields: frozenset[str] = frozenset()
+
+    def refuse(self, err: InvalidHand) -> None:
+        """Copy an engine refusal onto the form: reasons beside their fields."""
+        for name, reason in err.errors:
+            self.reasons.setdefault(name, translate(reason))
+        if not set(self.reasons) <= self.shown_fields:
+            self.form_errors.append(translate(err.reason))
+
+
+def seat_choices(players: list[str]) -> list[SelectChoice]:
+    return [SelectChoice(str(seat), name) for seat, name in enumerate(players)]
+
+
+class NewMatchForm(TableForm):
+    """Names in seating order; each game adds its options."""
+
+    players = FieldList(StringField(_l("Name")), min_entries=4, max_entries=11)
+
+    def names(self) -> list[str]:
+        return [name.strip() for name in self.players.data if name and name.strip()]
+
+
+class BarbuMatchForm(NewMatchForm):
+    first_declarer = SelectField(
+        _l("Who declares first"),
+        choices=[SelectChoice("", _l("Draw at random"))] + [SelectChoice(str(s), _l("Player %(n)s", n=s + 1)) for s in range(4)],
+        default="",
+    )
+    domino_scores = RadioField(
+        _l("Dominoes scores"),
+        choices=[SelectChoice("45,20,5,-5", "45 / 20 / 5 / −5"), SelectChoice("40,25,10,-10", "40 / 25 / 10 / −10")],
+        default="45,20,5,-5",
+    )
+    enforce_declarer_doubles = BooleanField(_l("Refuse a hand missing a compulsory double"), default=True)
+
+    def options(self) -> dict[str, Any]:
+        names = self.names()
+        seat = self.first_declarer.data
+        options: dict[str, Any] = {
+            "domino_scores": [int(v) for v in (self.domino_scores.data or "45,20,5,-5").split(",")],
+            "enforce_declarer_doubles": bool(self.enforce_declarer_doubles.data),
+        }
+        if seat and seat.isdigit() and int(seat) < len(names):
+            options["first_declarer"] = names[int(seat)]
+        return options
+
+
+MATCH_FORMS: dict[str, type[NewMatchForm]] = {"barbu": BarbuMatchForm}
+
+
+def new_match_form(game: str, formdata: Any = None) -> NewMatchForm:
+    form_class = MATCH_FORMS[game]
+    entries = GAMES[game].max_players
+    form = form_class(formdata)
+    while len(form.players.entries) < entries:
+        form.players.append_entry()
+    return form
+

@@ -1,0 +1,83 @@
+"""Hand entry in the browser: record the next hand, correct any hand, undo the last."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from .. import matches
+from ..games import InvalidHand
+from ..i18n import translate
+from ..models import Match
+from . import barbu_form, phone
+from .forms import TableForm
+
+bp = Blueprint("hands", __name__, url_prefix="/m/<public_id>/hands")
+ENTRY_FORMS: dict[str, Any] = {"barbu": barbu_form}
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new(public_id: str):
+    match = phone.editable(public_id)
+    before = matches.replay(match)
+    if before.summary()["finished"]:
+        flash(_("This match is finished; no more hands can be recorded."))
+        return redirect(url_for("pages.match", public_id=public_id))
+    return entry_page(match, before, len(match.hands) + 1, None)
+
+
+@bp.route("/<int:number>", methods=["GET", "POST"])
+def edit(public_id: str, number: int):
+    match = phone.editable(public_id)
+    if not 1 <= number <= len(match.hands):
+        abort(404)
+    before = matches.replay(match, [hand.entry for hand in match.hands[: number - 1]])
+    return entry_page(match, before, number, match.hands[number - 1].entry)
+
+
+@bp.post("/<int:number>/undo")
+def undo(public_id: str, number: int):
+    match = phone.editable(public_id)
+    form = TableForm(request.form)
+    if not form.validate():
+        flash(_("The page was open too long; please try again."))
+    else:
+        try:
+            matches.undo(public_id, number)
+            flash(_("Hand %(number)s was undone.", number=number))
+        except (matches.Conflict, matches.NotFound) as err:
+            flash(translate(err.reason) if isinstance(err, matches.Conflict) else _("There is no such hand."))
+    return redirect(url_for("pages.match", public_id=match.public_id))
+
+
+def entry_page(match: Match, before: Any, number: int, stored: dict[str, Any] | None):
+    """Show, check and save the entry form of hand number (new when stored is None)."""
+    web = ENTRY_FORMS[match.game]
+    choices = web.variants(before, stored)
+    variant = request.values.get("variant") or (web.variant_of(stored) if stored else None)
+    if choices and variant not in choices:
+        return render_template("hands/choose.html", match=match, before=before, number=number, choices=choices)
+    posted = request.method == "POST"
+    form = web.build(match.players, before, variant, request.form if posted else None, stored)
+    if posted and form.validate():
+        try:
+            save(match, number, web.to_entry(form, variant, match.players), stored is None)
+        except InvalidHand as err:
+            form.refuse(err)
+        except matches.Conflict as err:
+            form.form_errors.append(translate(err.reason))
+        else:
+            return redirect(url_for("pages.match", public_id=match.public_id, _anchor=f"hand-{number}"))
+    return render_template(
+        web.TEMPLATE, match=match, before=before, upcoming=before.next(), number=number, variant=variant,
+        form=form, editing=stored is not None, choices=choices,
+    ), 422 if posted else 200
+
+
+def save(match: Match, number: int, entry: dict[str, Any], new: bool) -> None:
+    if new:
+        matches.record(match.public_id, entry, number)
+    else:
+        matches.correct(match.public_id, number, entry)

@@ -1,0 +1,66 @@
+"""Pages: home, a new match, the match's score sheet, joining by edit link."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+
+from .. import matches
+from ..games import GAMES, InvalidHand, barbu
+from . import phone
+from .forms import TableForm, new_match_form
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.app_context_processor
+def vocabulary() -> dict[str, object]:
+    """Names of the games' parts that every template may show."""
+    return {"contract_titles": barbu.CONTRACT_TITLES}
+
+
+@bp.get("/")
+def home():
+    return render_template("home.html", games=GAMES, mine=phone.remembered())
+
+
+@bp.route("/new/<game>", methods=["GET", "POST"])
+def new_match(game: str):
+    if game not in GAMES:
+        abort(404)
+    form = new_match_form(game, request.form if request.method == "POST" else None)
+    if request.method == "POST" and form.validate():
+        try:
+            match, key = matches.create(game, form.names(), form.options())
+        except InvalidHand as err:
+            form.refuse(err)
+        else:
+            phone.remember(match, key)
+            return redirect(url_for("pages.match", public_id=match.public_id))
+    status = 422 if request.method == "POST" else 200
+    return render_template("new_match.html", game=GAMES[game], form=form), status
+
+
+@bp.get("/m/<public_id>")
+def match(public_id: str):
+    found = matches.find(public_id)
+    if found is None:
+        abort(404)
+    phone.remember(found)
+    sheet = matches.replay(found)
+    return render_template(
+        f"match/{found.game}.html", match=found, sheet=sheet, summary=sheet.summary(),
+        can_edit=phone.can_edit(found), edit_key=phone.edit_key(found), token_form=TableForm(),
+    )
+
+
+@bp.get("/m/<public_id>/join")
+def join(public_id: str):
+    """Keep the edit key from a shared link on this phone, then drop it from the address bar."""
+    found = matches.find(public_id)
+    if found is None:
+        abort(404)
+    key = request.args.get("key", "")
+    if not matches.key_matches(found, key):
+        abort(403)
+    phone.remember(found, key)
+    return redirect(url_for("pages.match", public_id=public_id))

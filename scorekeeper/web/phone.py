@@ -1,0 +1,44 @@
+"""What this phone remembers: the matches it created or joined, and their edit keys."""
+
+from __future__ import annotations
+
+from flask import abort, session
+
+from .. import matches
+from ..models import Match
+
+REMEMBERED = 30
+
+
+def remember(match: Match, key: str | None = None) -> None:
+    """Put a match at the top of this phone's list; keep its edit key when given."""
+    recent = [pid for pid in session.get("matches", []) if pid != match.public_id]
+    session["matches"] = [match.public_id, *recent][:REMEMBERED]
+    keys = {pid: k for pid, k in session.get("keys", {}).items() if pid in session["matches"]}
+    if key is not None:
+        keys[match.public_id] = key
+    session["keys"] = keys
+    session.permanent = True
+
+
+def can_edit(match: Match) -> bool:
+    return matches.key_matches(match, session.get("keys", {}).get(match.public_id))
+
+
+def edit_key(match: Match) -> str | None:
+    return session.get("keys", {}).get(match.public_id) if can_edit(match) else None
+
+
+def remembered() -> list[Match]:
+    found = (matches.find(pid) for pid in session.get("matches", []))
+    return [match for match in found if match is not None]
+
+
+def editable(public_id: str) -> Match:
+    """The match if this phone holds its edit key; 404 or 403 otherwise."""
+    match = matches.find(public_id)
+    if match is None:
+        abort(404)
+    if not can_edit(match):
+        abort(403)
+    return match
