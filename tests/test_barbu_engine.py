@@ -1,0 +1,945 @@
+"""Barbu rules engine, checked against shared/RULES.md section 1.
+
+Expected numbers come from the rules text (the tables and worked examples copied below),
+never from the engine itself. Seats: A=Ann (0), B=Bob (1), C=Cid (2), D=Dee (3).
+"""
+
+from __future__ import annotations
+
+import copy
+import doctest
+import importlib
+import pkgutil
+import random
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+import scorekeeper.games
+from scorekeeper.games import GAMES, barbu
+from scorekeeper.games.base import InvalidHand
+
+PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+A, B, C, D = PLAYERS
+
+# -- the rules, restated from RULES.md -----------------------------------------------------
+
+CONTRACTS = ["no_tricks", "no_queens", "no_hearts", "no_last_two", "barbu", "trumps", "dominoes"]
+RULES_SUM = {
+    "no_tricks": -26,
+    "no_queens": -24,
+    "no_hearts": -30,
+    "no_last_two": -30,
+    "barbu": -20,
+    "trumps": 65,
+    "dominoes": 65,
+}
+DOMINOES_DEFAULT = [45, 20, 5, -5]
+DOMINOES_VARIANT = [40, 25, 10, -10]
+HANDS_PER_BLOCK = 7
+HANDS = 28
+
+
+def per(values: list[int]) -> dict[str, int]:
+    """{name: value} in seat order."""
+    return dict(zip(PLAYERS, values))
+
+
+def dbl(by: str, target: str, redoubled: bool = False) -> dict[str, Any]:
+    return {"by": by, "target": target, "redoubled": redoubled}
+
+
+def left(seat: int) -> int:
+    return (seat + 1) % 4
+
+
+def right(seat: int) -> int:
+    return (seat - 1) % 4
+
+
+def expected_declarers(first: int) -> list[int]:
+    """Seat of the declarer of hands 1..28: seven hands each, then the seat on the left."""
+    seats: list[int] = []
+    seat = first
+    for _ in range(4):
+        seats += [seat] * HANDS_PER_BLOCK
+        seat = left(seat)
+    return seats
+
+
+def reference_raw(contract: str, entry: dict[str, Any], domino: list[int]) -> dict[str, int]:
+    """Raw scores straight from the RULES.md contract table."""
+    if contract == "no_tricks":
+        return {p: -2 * entry["tricks"][p] for p in PLAYERS}
+    if contract == "trumps":
+        return {p: 5 * entry["tricks"][p] for p in PLAYERS}
+    if contract == "no_queens":
+        return {p: -6 * entry["queens"][p] for p in PLAYERS}
+    if contract == "no_hearts":
+        ace = entry["ace_of_hearts"]
+        return {p: -2 * (entry["hearts"][p] - (p == ace)) - 6 * (p == ace) for p in PLAYERS}
+    if contract == "no_last_two":
+        return {p: -10 * (p == entry["second_last"]) - 20 * (p == entry["last"]) for p in PLAYERS}
+    if contract == "barbu":
+        return {p: -20 * (p == entry["king_of_hearts"]) for p in PLAYERS}
+    return {p: domino[entry["order"].index(p)] for p in PLAYERS}
+
+
+def reference_settle(raw: dict[str, int], doubles: list[dict[str, Any]]) -> dict[str, int]:
+    """f_i = s_i + sum_j m_ij (s_i - s_j), with m from the pairs (0, 1, or 2 when redoubled)."""
+    m = {frozenset(pair): 0 for pair in combinations(PLAYERS, 2)}
+    for d in doubles:
+        m[frozenset((d["by"], d["target"]))] = 2 if d.get("redoubled") else 1
+    return {
+        i: raw[i] + sum(m[frozenset((i, j))] * (raw[i] - raw[j]) for j in PLAYERS if j != i) for i in PLAYERS
+    }
+
+
+# -- building matches -------------------------------------------------------------------
+
+PLAIN_CARDS = {
+    "no_tricks": {"tricks": per([4, 3, 3, 3])},
+    "no_queens": {"queens": per([1, 1, 1, 1])},
+    "no_hearts": {"hearts": per([4, 3, 3, 3]), "ace_of_hearts": A},
+    "no_last_two": {"second_last": A, "last": B},
+    "barbu": {"king_of_hearts": C},
+    "trumps": {"tricks": per([4, 3, 3, 3])},
+    "dominoes": {"order": [A, B, C, D]},
+}
+
+
+def new_sheet(first: str = A, **options: Any) -> barbu.BarbuSheet:
+    parsed = barbu.parse_options(PLAYERS, {"first_declarer": first, **options}, random.Random(0))
+    return barbu.GAME.new_sheet(PLAYERS, parsed)
+
+
+def declarer_at(first: str, number: int) -> str:
+    return PLAYERS[expected_declarers(PLAYERS.index(first))[number - 1]]
+
+
+def play_until(sheet: barbu.BarbuSheet, number: int, keep: str | None = None) -> None:
+    """Record plain hands until hand `number` is next, leaving contract `keep` free in its block.
+
+    Every non-declarer doubles the declarer in the first two hands of each block,
+    which settles the obligation for the rest of the block.
+    """
+    target_block = (number - 1) // HANDS_PER_BLOCK
+    while len(sheet.hands) + 1 < number:
+        played = len(sheet.hands)
+        declarer = declarer_at(sheet.options["first_declarer"], played + 1)
+        used = {hand["contract"] for hand in sheet.hands[played - played % HANDS_PER_BLOCK :]}
+        if played // HANDS_PER_BLOCK == target_block:
+            used.add(keep)
+        contract = next(c for c in CONTRACTS if c not in used)
+        doubles = [dbl(p, declarer) for p in PLAYERS if p != declarer] if played % HANDS_PER_BLOCK < 2 else []
+        sheet.record({"contract": contract, **PLAIN_CARDS[contract], "doubles": doubles})
+
+
+def assert_refused(sheet: barbu.BarbuSheet, entry: Any, field: str) -> InvalidHand:
+    """The entry is refused on `field` with a filled-in sentence, and the match is unchanged."""
+    before = copy.deepcopy(sheet.summary()), len(sheet.hands)
+    with pytest.raises(InvalidHand) as info:
+        sheet.record(entry)
+    assert field in info.value.fields, info.value.fields
+    message = info.value.fields[field]
+    assert message and "{" not in message
+    assert (sheet.summary(), len(sheet.hands)) == before
+    return info.value
+
+
+# -- worked examples --------------------------------------------------------------------
+
+EXAMPLES = [
+    pytest.param(
+        "no_queens", A, {"queens": per([1, 0, 1, 2])},
+        # B doubles A, C and D; C doubles A; D passes; A redoubles C.
+        [dbl(B, A), dbl(B, C), dbl(B, D), dbl(C, A, True)],
+        [-6, 0, -6, -12], [-12, 24, -12, -24],
+        id="1-no-queens",
+    ),
+    pytest.param(
+        "trumps", A, {"tricks": per([6, 3, 1, 3])},
+        # B, C and D each double A; A redoubles C.
+        [dbl(B, A), dbl(C, A, True), dbl(D, A)],
+        [30, 15, 5, 15], [110, 0, -45, 0],
+        id="2-trumps",
+    ),
+    pytest.param(
+        "no_hearts", C, {"hearts": per([4, 5, 2, 2]), "ace_of_hearts": A},
+        # Pairs AB 2, AC 1, AD 2, BC 2, BD 1, CD 1; the declarer C only ever redoubles.
+        [dbl(A, B, True), dbl(A, C), dbl(A, D, True), dbl(B, C, True), dbl(B, D), dbl(D, C)],
+        [-12, -10, -4, -4], [-40, -24, 16, 18],
+        id="3-no-hearts",
+    ),
+]
+# (block, position in block) at which each example is replayed.
+PLACEMENTS = [(0, 1), (1, 3), (2, 5), (3, 7)]
+
+
+@pytest.mark.parametrize("block, position", PLACEMENTS)
+@pytest.mark.parametrize("contract, declarer, cards, doubles, raw, scores", EXAMPLES)
+def test_worked_example(contract, declarer, cards, doubles, raw, scores, block, position):
+    first = PLAYERS[(PLAYERS.index(declarer) - block) % 4]
+    number = block * HANDS_PER_BLOCK + position
+    sheet = new_sheet(first)
+    play_until(sheet, number, keep=contract)
+    totals_before = dict(sheet.totals)
+
+    hand = sheet.record({"contract": contract, **cards, "doubles": doubles})
+
+    assert hand["number"] == number
+    assert hand["declarer"] == declarer
+    assert hand["raw"] == per(raw)
+    assert hand["scores"] == per(scores)
+    assert sum(scores) == RULES_SUM[contract]
+    assert hand["totals"] == {p: totals_before[p] + hand["scores"][p] for p in PLAYERS}
+    assert hand["warnings"] == []
+
+
+@pytest.mark.parametrize("contract, declarer, cards, doubles, raw, scores", EXAMPLES)
+def test_reference_settlement_reproduces_worked_examples(contract, declarer, cards, doubles, raw, scores):
+    assert reference_settle(per(raw), doubles) == per(scores)
+    assert barbu.settle(per(raw), doubles) == per(scores)
+
+
+# -- raw scores per contract ------------------------------------------------------------
+
+RAW_ROWS = [
+    ("no_tricks", {"tricks": per([3, 4, 5, 1])}, [-6, -8, -10, -2]),
+    ("no_tricks", {"tricks": per([13, 0, 0, 0])}, [-26, 0, 0, 0]),
+    ("no_tricks", {"tricks": per([0, 0, 6, 7])}, [0, 0, -12, -14]),
+    ("no_queens", {"queens": per([1, 0, 1, 2])}, [-6, 0, -6, -12]),
+    ("no_queens", {"queens": per([4, 0, 0, 0])}, [-24, 0, 0, 0]),
+    ("no_queens", {"queens": per([1, 1, 1, 1])}, [-6, -6, -6, -6]),
+    ("no_hearts", {"hearts": per([4, 5, 2, 2]), "ace_of_hearts": A}, [-12, -10, -4, -4]),
+    ("no_hearts", {"hearts": per([13, 0, 0, 0]), "ace_of_hearts": A}, [-30, 0, 0, 0]),
+    ("no_hearts", {"hearts": per([0, 1, 12, 0]), "ace_of_hearts": B}, [0, -6, -24, 0]),
+    ("no_hearts", {"hearts": per([3, 3, 3, 4]), "ace_of_hearts": D}, [-6, -6, -6, -12]),
+    ("no_last_two", {"second_last": B, "last": C}, [0, -10, -20, 0]),
+    ("no_last_two", {"second_last": A, "last": D}, [-10, 0, 0, -20]),
+    ("no_last_two", {"second_last": D, "last": D}, [0, 0, 0, -30]),
+    ("barbu", {"king_of_hearts": D}, [0, 0, 0, -20]),
+    ("barbu", {"king_of_hearts": A}, [-20, 0, 0, 0]),
+    ("trumps", {"tricks": per([6, 3, 1, 3])}, [30, 15, 5, 15]),
+    ("trumps", {"tricks": per([0, 13, 0, 0])}, [0, 65, 0, 0]),
+    ("trumps", {"tricks": per([4, 4, 4, 1])}, [20, 20, 20, 5]),
+    ("dominoes", {"order": [B, A, D, C]}, [20, 45, -5, 5]),
+    ("dominoes", {"order": [A, B, C, D]}, [45, 20, 5, -5]),
+    ("dominoes", {"order": [D, C, B, A]}, [-5, 5, 20, 45]),
+]
+
+
+@pytest.mark.parametrize("contract, cards, raw", RAW_ROWS)
+def test_raw_scores(contract, cards, raw):
+    hand = new_sheet().record({"contract": contract, **cards})
+    assert hand["raw"] == per(raw)
+    assert hand["scores"] == per(raw)  # no doubles: the hand score is the raw score
+    assert sum(raw) == RULES_SUM[contract]
+
+
+@pytest.mark.parametrize(
+    "order, raw",
+    [([B, A, D, C], [25, 40, -10, 10]), ([A, B, C, D], [40, 25, 10, -10]), ([C, D, A, B], [10, -10, 40, 25])],
+)
+def test_dominoes_variant_scores(order, raw):
+    hand = new_sheet(domino_scores=DOMINOES_VARIANT).record({"contract": "dominoes", "order": order})
+    assert hand["raw"] == per(raw)
+    assert sum(raw) == RULES_SUM["dominoes"]
+
+
+def test_contract_sums_make_a_block_zero_sum():
+    assert sum(RULES_SUM.values()) == 0
+    assert set(RULES_SUM) == set(barbu.CONTRACTS)
+
+
+def test_notes_do_not_change_the_score_and_are_kept():
+    sheet = new_sheet()
+    trumps = sheet.record({"contract": "trumps", "tricks": per([6, 3, 1, 3]), "trump_suit": "spades"})
+    dominoes = sheet.record({"contract": "dominoes", "order": [B, A, D, C], "start_rank": "J"})
+    assert trumps["raw"] == per([30, 15, 5, 15]) and trumps["entry"]["trump_suit"] == "spades"
+    assert dominoes["raw"] == per([20, 45, -5, 5]) and dominoes["entry"]["start_rank"] == "J"
+
+
+def test_names_are_trimmed_and_the_entry_is_not_modified():
+    entry = {
+        "contract": "no_hearts",
+        "hearts": {" Ann": 4, "Bob ": 5, "Cid": 2, "Dee": 2},
+        "ace_of_hearts": " Ann ",
+        "doubles": [{"by": " Bob", "target": "Ann "}],
+    }
+    original = copy.deepcopy(entry)
+    hand = new_sheet().record(entry)
+    assert entry == original
+    assert hand["entry"]["hearts"] == per([4, 5, 2, 2])
+    assert hand["entry"]["ace_of_hearts"] == A
+    assert hand["entry"]["doubles"] == [dbl(B, A)]
+    # raw -12 -10 -4 -4; pair AB doubled once: A -12 + (-12 - -10) = -14, B -10 + 2 = -8
+    assert hand["scores"] == per([-14, -8, -4, -4])
+
+
+# -- schedule ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first", range(4))
+def test_schedule_function(first):
+    for number, declarer in enumerate(expected_declarers(first), start=1):
+        assert barbu.schedule(number, first) == {
+            "declarer": declarer,
+            "dealer": right(declarer),
+            "cutter": left(left(declarer)),
+        }
+
+
+@pytest.mark.parametrize(
+    "first, number, declarer, dealer, cutter",
+    [
+        (C, 1, C, B, A),
+        (C, 7, C, B, A),
+        (C, 8, D, C, B),
+        (C, 15, A, D, C),
+        (C, 22, B, A, D),
+        (C, 28, B, A, D),
+        (A, 14, B, A, D),
+        (D, 21, B, A, D),
+        (B, 22, A, D, C),
+    ],
+)
+def test_schedule_rows(first, number, declarer, dealer, cutter):
+    seats = barbu.schedule(number, PLAYERS.index(first))
+    assert [PLAYERS[seats[k]] for k in ("declarer", "dealer", "cutter")] == [declarer, dealer, cutter]
+
+
+@pytest.mark.parametrize("first", PLAYERS)
+def test_a_full_match_follows_the_schedule(first):
+    sheet = new_sheet(first)
+    declarers = [PLAYERS[s] for s in expected_declarers(PLAYERS.index(first))]
+    for number in range(1, HANDS + 1):
+        nxt = sheet.next()
+        seat = PLAYERS.index(declarers[number - 1])
+        assert nxt["number"] == number
+        assert (nxt["declarer"], nxt["dealer"]) == (PLAYERS[seat], PLAYERS[right(seat)])
+        play_until(sheet, number + 1)
+        hand = sheet.hands[-1]
+        assert (hand["number"], hand["declarer"], hand["dealer"], hand["cutter"]) == (
+            number, PLAYERS[seat], PLAYERS[right(seat)], PLAYERS[left(left(seat))],
+        )
+    assert sheet.next() is None
+
+
+def test_contracts_left_shrink_through_a_block_and_refill():
+    sheet = new_sheet()
+    played: list[str] = []
+    for contract in ["barbu", "trumps", "no_tricks", "dominoes", "no_queens", "no_last_two", "no_hearts"]:
+        assert sorted(sheet.next()["contracts_left"]) == sorted(set(CONTRACTS) - set(played))
+        doubles = [dbl(p, A) for p in (B, C, D)] if len(played) < 2 else []
+        sheet.record({"contract": contract, **PLAIN_CARDS[contract], "doubles": doubles})
+        played.append(contract)
+    assert sorted(sheet.next()["contracts_left"]) == sorted(CONTRACTS)
+    assert sheet.next()["declarer"] == B
+
+
+# -- refusals ---------------------------------------------------------------------------
+
+REFUSALS = [
+    pytest.param({"contract": "misere"}, "contract", id="unknown-contract"),
+    pytest.param({"contract": "no_tricks", "tricks": per([4, 3, 3, 2])}, "tricks", id="tricks-sum-12"),
+    pytest.param({"contract": "no_tricks", "tricks": per([4, 4, 3, 3])}, "tricks", id="tricks-sum-14"),
+    pytest.param({"contract": "trumps", "tricks": per([13, 1, 0, 0])}, "tricks", id="trumps-sum-14"),
+    pytest.param({"contract": "trumps", "tricks": per([0, 0, 0, 0])}, "tricks", id="trumps-sum-0"),
+    pytest.param({"contract": "no_queens", "queens": per([1, 1, 1, 0])}, "queens", id="queens-sum-3"),
+    pytest.param({"contract": "no_queens", "queens": per([2, 1, 1, 1])}, "queens", id="queens-sum-5"),
+    pytest.param({"contract": "no_queens", "queens": per([5, 0, 0, 0])}, "queens", id="queens-over-4"),
+    pytest.param(
+        {"contract": "no_hearts", "hearts": per([4, 5, 2, 1]), "ace_of_hearts": A}, "hearts", id="hearts-sum-12"
+    ),
+    pytest.param(
+        {"contract": "no_hearts", "hearts": per([4, 5, 2, 3]), "ace_of_hearts": A}, "hearts", id="hearts-sum-14"
+    ),
+    pytest.param(
+        {"contract": "no_hearts", "hearts": per([0, 5, 4, 4]), "ace_of_hearts": A},
+        "ace_of_hearts", id="ace-holder-without-hearts",
+    ),
+    pytest.param({"contract": "no_hearts", "hearts": per([4, 5, 2, 2])}, "ace_of_hearts", id="ace-missing"),
+    pytest.param(
+        {"contract": "no_hearts", "hearts": per([4, 5, 2, 2]), "ace_of_hearts": "Zed"},
+        "ace_of_hearts", id="ace-unknown-player",
+    ),
+    pytest.param({"contract": "dominoes", "order": [A, A, B, C]}, "order", id="order-duplicate"),
+    pytest.param({"contract": "dominoes", "order": [A, B, C]}, "order", id="order-three"),
+    pytest.param({"contract": "dominoes", "order": [A, B, C, D, A]}, "order", id="order-five"),
+    pytest.param({"contract": "dominoes", "order": [A, B, C, "Zed"]}, "order", id="order-unknown"),
+    pytest.param({"contract": "dominoes"}, "order", id="order-missing"),
+    pytest.param(
+        {"contract": "no_tricks", "tricks": {A: 4, B: 3, C: 3, "Zed": 3}}, "tricks", id="tricks-unknown-player"
+    ),
+    pytest.param({"contract": "no_tricks", "tricks": {A: 4, B: 3, C: 6}}, "tricks", id="tricks-missing-player"),
+    pytest.param(
+        {"contract": "no_queens", "queens": {**per([1, 1, 1, 1]), "Zed": 0}}, "queens", id="queens-extra-player"
+    ),
+    pytest.param({"contract": "no_last_two", "second_last": A, "last": "Zed"}, "last", id="last-unknown"),
+    pytest.param({"contract": "no_last_two", "second_last": "Zed", "last": A}, "second_last", id="second-unknown"),
+    pytest.param({"contract": "no_last_two", "second_last": A}, "last", id="last-missing"),
+    pytest.param({"contract": "barbu", "king_of_hearts": "Zed"}, "king_of_hearts", id="king-unknown"),
+    pytest.param({"contract": "barbu"}, "king_of_hearts", id="king-missing"),
+    pytest.param({**PLAIN_CARDS["barbu"], "contract": "barbu", "doubles": [dbl("Zed", A)]}, "doubles", id="by-unknown"),
+    pytest.param({**PLAIN_CARDS["barbu"], "contract": "barbu", "doubles": [dbl(B, "Zed")]}, "doubles", id="to-unknown"),
+    # Hand 1: Ann declares.
+    pytest.param(
+        {**PLAIN_CARDS["no_queens"], "contract": "no_queens", "doubles": [dbl(A, B)]}, "doubles", id="declarer-starts"
+    ),
+    pytest.param(
+        {**PLAIN_CARDS["trumps"], "contract": "trumps", "doubles": [dbl(A, C)]}, "doubles", id="declarer-starts-trumps"
+    ),
+    pytest.param(
+        {**PLAIN_CARDS["no_tricks"], "contract": "no_tricks", "doubles": [dbl(B, A), dbl(A, B)]},
+        "doubles", id="declarer-doubles-back",
+    ),
+    pytest.param({**PLAIN_CARDS["barbu"], "contract": "barbu", "doubles": [dbl(B, B)]}, "doubles", id="oneself"),
+    pytest.param({**PLAIN_CARDS["barbu"], "contract": "barbu", "doubles": [dbl(A, A)]}, "doubles", id="declarer-self"),
+    pytest.param(
+        {**PLAIN_CARDS["trumps"], "contract": "trumps", "doubles": [dbl(B, C)]}, "doubles", id="trumps-not-declarer"
+    ),
+    pytest.param(
+        {**PLAIN_CARDS["dominoes"], "contract": "dominoes", "doubles": [dbl(B, A), dbl(C, D)]},
+        "doubles", id="dominoes-not-declarer",
+    ),
+    pytest.param(
+        {**PLAIN_CARDS["no_hearts"], "contract": "no_hearts", "doubles": [dbl(B, C), dbl(C, B)]},
+        "doubles", id="mutual",
+    ),
+    pytest.param(
+        {**PLAIN_CARDS["no_hearts"], "contract": "no_hearts", "doubles": [dbl(C, D, True), dbl(D, C)]},
+        "doubles", id="mutual-after-redouble",
+    ),
+    pytest.param(
+        {**PLAIN_CARDS["trumps"], "contract": "trumps", "doubles": [dbl(B, A), dbl(B, A)]}, "doubles", id="duplicate"
+    ),
+    pytest.param(
+        {**PLAIN_CARDS["no_tricks"], "contract": "no_tricks", "doubles": [dbl(C, D), dbl(C, D, True)]},
+        "doubles", id="duplicate-redoubled",
+    ),
+]
+
+
+@pytest.mark.parametrize("entry, field", REFUSALS)
+def test_refusal(entry, field):
+    assert_refused(new_sheet(), entry, field)
+
+
+@pytest.mark.parametrize(
+    "contract, doubles",
+    [
+        ("no_tricks", [dbl(B, C), dbl(D, C, True), dbl(B, D)]),  # non-declarers double each other
+        ("barbu", [dbl(B, A, True), dbl(C, A, True), dbl(D, A, True)]),  # the declarer redoubles all
+        ("dominoes", [dbl(B, A), dbl(C, A, True)]),
+        ("trumps", []),
+    ],
+)
+def test_legal_doubles_are_accepted(contract, doubles):
+    hand = new_sheet().record({"contract": contract, **PLAIN_CARDS[contract], "doubles": doubles})
+    assert hand["entry"]["doubles"] == doubles
+
+
+def test_two_keys_for_one_player_are_refused():
+    entry = {"contract": "no_tricks", "tricks": {A: 13, " Ann": 0, B: 0, C: 0, D: 13}}
+    assert_refused(new_sheet(), entry, "tricks")
+
+
+def test_refusal_carries_the_field_and_is_a_value_error():
+    err = assert_refused(new_sheet(), {"contract": "no_queens", "queens": per([1, 1, 1, 0])}, "queens")
+    assert isinstance(err, ValueError)
+    assert "3" in err.fields["queens"] and "4" in err.fields["queens"]
+
+
+def test_a_contract_is_named_once_per_block_and_again_in_the_next():
+    sheet = new_sheet()
+    sheet.record({"contract": "no_tricks", **PLAIN_CARDS["no_tricks"], "doubles": [dbl(B, A), dbl(C, A), dbl(D, A)]})
+    assert_refused(sheet, {"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]}, "contract")
+    play_until(sheet, 7)
+    assert_refused(sheet, {"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]}, "contract")
+    play_until(sheet, 8)
+    assert {hand["contract"] for hand in sheet.hands} == set(CONTRACTS)
+    hand = sheet.record({"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]})
+    assert (hand["number"], hand["declarer"]) == (8, B)
+
+
+def test_no_29th_hand():
+    sheet = new_sheet(C)
+    play_until(sheet, HANDS + 1)
+    assert len(sheet.hands) == HANDS
+    assert_refused(sheet, {"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]}, "number")
+
+
+# -- the doubling obligation ------------------------------------------------------------
+
+
+def test_compulsory_doubles_through_a_block():
+    """Bob never doubles Ann, Cid doubles her once, Dee twice: Bob is due at hand 6, Cid at 7."""
+    sheet = new_sheet(A)
+    planned = {1: [dbl(C, A), dbl(D, A)], 2: [dbl(D, A, True), dbl(B, C)], 3: [], 4: [], 5: [dbl(B, D)]}
+    owed = {B: 2, C: 2, D: 2}
+    for number, contract in zip(range(1, 6), ["trumps", "no_tricks", "no_queens", "dominoes", "no_hearts"]):
+        nxt = sheet.next()
+        assert nxt["doubles_owed"] == owed and nxt["must_double"] == []
+        sheet.record({"contract": contract, **PLAIN_CARDS[contract], "doubles": planned[number]})
+        for d in planned[number]:
+            if d["target"] == A:
+                owed[d["by"]] -= 1
+    # Hand 6: two chances left (6 and 7), Bob owes 2.
+    assert sheet.next()["doubles_owed"] == {B: 2, C: 1, D: 0}
+    assert sheet.next()["must_double"] == [B]
+    entry = {"contract": "barbu", **PLAIN_CARDS["barbu"]}
+    assert_refused(sheet, entry, "doubles")
+    assert_refused(sheet, {**entry, "doubles": [dbl(C, A), dbl(B, D)]}, "doubles")  # doubling another is no help
+    assert sheet.record({**entry, "doubles": [dbl(B, A, True)]})["warnings"] == []
+    # Hand 7: one chance left, Bob and Cid owe one each.
+    assert sheet.next()["doubles_owed"] == {B: 1, C: 1, D: 0}
+    assert sorted(sheet.next()["must_double"]) == [B, C]
+    entry = {"contract": "no_last_two", **PLAIN_CARDS["no_last_two"]}
+    assert_refused(sheet, {**entry, "doubles": [dbl(B, A)]}, "doubles")
+    assert_refused(sheet, {**entry, "doubles": [dbl(C, A)]}, "doubles")
+    sheet.record({**entry, "doubles": [dbl(B, A), dbl(C, A)]})
+    # Hand 8: Bob declares; everything starts over.
+    nxt = sheet.next()
+    assert (nxt["declarer"], nxt["doubles_owed"], nxt["must_double"]) == (B, {A: 2, C: 2, D: 2}, [])
+
+
+def test_compulsory_doubles_only_warn_when_not_enforced():
+    sheet = new_sheet(D, enforce_declarer_doubles=False)
+    play_until(sheet, 6, keep="trumps")  # everyone doubled Dee in hands 1 and 2
+    assert sheet.next()["must_double"] == []
+    assert sheet.record({"contract": "trumps", **PLAIN_CARDS["trumps"]})["warnings"] == []
+    assert sheet.record({"contract": "dominoes", **PLAIN_CARDS["dominoes"]})["warnings"] == []
+    # Hand 8, Ann declares: nobody doubles her at all.
+    remaining = iter(CONTRACTS)
+    for number in range(8, 15):
+        nxt = sheet.next()
+        chances = 15 - number
+        expected_must = [p for p in (B, C, D) if chances <= 2]
+        assert nxt["doubles_owed"] == {B: 2, C: 2, D: 2}
+        assert sorted(nxt["must_double"]) == expected_must
+        contract = next(remaining)
+        hand = sheet.record({"contract": contract, **PLAIN_CARDS[contract]})
+        assert bool(hand["warnings"]) == bool(expected_must)
+        if expected_must:
+            assert all(isinstance(w, str) and w for w in hand["warnings"])
+    assert sheet.next()["declarer"] == B and sheet.next()["must_double"] == []
+
+
+def test_enforced_match_refuses_what_an_unenforced_one_warns_about():
+    strict, lenient = new_sheet(B), new_sheet(B, enforce_declarer_doubles=False)
+    for sheet in (strict, lenient):
+        for contract in CONTRACTS[:5]:
+            sheet.record({"contract": contract, **PLAIN_CARDS[contract], "doubles": [dbl(C, B)]})
+    entry = {"contract": "trumps", **PLAIN_CARDS["trumps"], "doubles": [dbl(C, B)]}
+    assert sorted(strict.next()["must_double"]) == [A, D]
+    assert_refused(strict, entry, "doubles")
+    assert len(lenient.record(entry)["warnings"]) == 2
+
+
+# -- malformed input --------------------------------------------------------------------
+
+BASE = {
+    "no_tricks": {"contract": "no_tricks", "tricks": per([4, 3, 3, 3])},
+    "no_queens": {"contract": "no_queens", "queens": per([1, 1, 1, 1])},
+    "no_hearts": {"contract": "no_hearts", "hearts": per([4, 3, 3, 3]), "ace_of_hearts": A},
+    "no_last_two": {"contract": "no_last_two", "second_last": A, "last": B},
+    "barbu": {"contract": "barbu", "king_of_hearts": C},
+    "trumps": {"contract": "trumps", "tricks": per([4, 3, 3, 3])},
+    "dominoes": {"contract": "dominoes", "order": [A, B, C, D]},
+}
+
+
+def with_(contract: str, **changes: Any) -> dict[str, Any]:
+    return {**BASE[contract], **changes}
+
+
+MALFORMED = [
+    (None, "entry"),
+    ([], "entry"),
+    ("no_tricks", "entry"),
+    (7, "entry"),
+    ([("contract", "barbu")], "entry"),
+    ({}, "contract"),
+    ({"contract": None}, "contract"),
+    ({"contract": 3}, "contract"),
+    ({"contract": ["no_tricks"]}, "contract"),
+    ({"contract": {"no_tricks": 1}}, "contract"),
+    ({"contract": "No Tricks"}, "contract"),
+    (with_("no_tricks", tricks=[4, 3, 3, 3]), "tricks"),
+    (with_("no_tricks", tricks="4,3,3,3"), "tricks"),
+    (with_("no_tricks", tricks=None), "tricks"),
+    (with_("no_tricks", tricks=13), "tricks"),
+    (with_("no_tricks", tricks={A: "4", B: 3, C: 3, D: 3}), "tricks"),
+    (with_("no_tricks", tricks={A: 4.0, B: 3, C: 3, D: 3}), "tricks"),
+    (with_("no_tricks", tricks={A: 4.5, B: 2.5, C: 3, D: 3}), "tricks"),
+    (with_("no_tricks", tricks={A: True, B: 6, C: 3, D: 3}), "tricks"),
+    (with_("no_tricks", tricks={A: -1, B: 5, C: 6, D: 3}), "tricks"),
+    (with_("no_tricks", tricks={A: 14, B: -1, C: 0, D: 0}), "tricks"),
+    (with_("no_tricks", tricks={A: None, B: 4, C: 6, D: 3}), "tricks"),
+    (with_("no_tricks", tricks={A: [4], B: 3, C: 3, D: 3}), "tricks"),
+    (with_("no_tricks", tricks={A: {"n": 4}, B: 3, C: 3, D: 3}), "tricks"),
+    (with_("no_tricks", tricks={0: 4, 1: 3, 2: 3, 3: 3}), "tricks"),
+    (with_("no_tricks", tricks={None: 4, B: 3, C: 3, D: 3}), "tricks"),
+    (with_("trumps", tricks={A: 10**100, B: 3, C: 3, D: 3}), "tricks"),
+    (with_("trumps", tricks={A: "", B: 3, C: 3, D: 7}), "tricks"),
+    (with_("no_queens", queens={A: 1.0, B: 1, C: 1, D: 1}), "queens"),
+    (with_("no_queens", queens={A: False, B: 2, C: 1, D: 1}), "queens"),
+    (with_("no_queens", queens={A: -1, B: 3, C: 1, D: 1}), "queens"),
+    (with_("no_queens", queens=[1, 1, 1, 1]), "queens"),
+    (with_("no_hearts", hearts={A: "4", B: 3, C: 3, D: 3}), "hearts"),
+    (with_("no_hearts", hearts={A: None, B: 3, C: 3, D: 7}), "hearts"),
+    (with_("no_hearts", ace_of_hearts=0), "ace_of_hearts"),
+    (with_("no_hearts", ace_of_hearts=None), "ace_of_hearts"),
+    (with_("no_hearts", ace_of_hearts=[A]), "ace_of_hearts"),
+    (with_("no_hearts", ace_of_hearts={"name": A}), "ace_of_hearts"),
+    (with_("no_hearts", ace_of_hearts=True), "ace_of_hearts"),
+    (with_("no_last_two", last=3), "last"),
+    (with_("no_last_two", last=[B]), "last"),
+    (with_("no_last_two", second_last=None), "second_last"),
+    (with_("barbu", king_of_hearts={C: 1}), "king_of_hearts"),
+    (with_("barbu", king_of_hearts=""), "king_of_hearts"),
+    (with_("dominoes", order="Ann,Bob,Cid,Dee"), "order"),
+    (with_("dominoes", order=None), "order"),
+    (with_("dominoes", order={A: 1, B: 2, C: 3, D: 4}), "order"),
+    (with_("dominoes", order=[0, 1, 2, 3]), "order"),
+    (with_("dominoes", order=[A, B, C, 3]), "order"),
+    (with_("dominoes", order=[A, B, C, None]), "order"),
+    (with_("dominoes", order=[[A], B, C, D]), "order"),
+    (with_("dominoes", order=[A, B, D, D]), "order"),
+    (with_("dominoes", order=[A, " Ann", C, D]), "order"),
+    (with_("dominoes", order=[]), "order"),
+    (with_("trumps", trump_suit="stars"), "trump_suit"),
+    (with_("trumps", trump_suit=3), "trump_suit"),
+    (with_("trumps", trump_suit=["spades"]), "trump_suit"),
+    (with_("dominoes", start_rank="1"), "start_rank"),
+    (with_("dominoes", start_rank=10), "start_rank"),
+    (with_("dominoes", start_rank={"J": 1}), "start_rank"),
+    (with_("barbu", doubles="Bob"), "doubles"),
+    (with_("barbu", doubles=dbl(B, A)), "doubles"),
+    (with_("barbu", doubles=7), "doubles"),
+    (with_("barbu", doubles=True), "doubles"),
+    (with_("barbu", doubles=[None]), "doubles"),
+    (with_("barbu", doubles=["Bob"]), "doubles"),
+    (with_("barbu", doubles=[[B, A]]), "doubles"),
+    (with_("barbu", doubles=[7]), "doubles"),
+    (with_("barbu", doubles=[{"by": B}]), "doubles"),
+    (with_("barbu", doubles=[{"target": A}]), "doubles"),
+    (with_("barbu", doubles=[{}]), "doubles"),
+    (with_("barbu", doubles=[{"by": 1, "target": A}]), "doubles"),
+    (with_("barbu", doubles=[{"by": None, "target": A}]), "doubles"),
+    (with_("barbu", doubles=[{"by": B, "target": [A]}]), "doubles"),
+    (with_("barbu", doubles=[{"by": B, "target": {A: 1}}]), "doubles"),
+    (with_("barbu", doubles=[{"by": B, "target": A, "redoubled": "yes"}]), "doubles"),
+    (with_("barbu", doubles=[{"by": B, "target": A, "redoubled": 1}]), "doubles"),
+    (with_("barbu", doubles=[{"by": B, "target": A, "redoubled": None}]), "doubles"),
+    (with_("barbu", doubles=[{"by": B, "target": A, "redoubled": "false"}]), "doubles"),
+    (with_("barbu", doubles=[dbl(B, A), None]), "doubles"),
+]
+
+
+@pytest.mark.parametrize("entry, field", MALFORMED, ids=[f"malformed-{i}" for i in range(len(MALFORMED))])
+def test_malformed_entry_is_refused(entry, field):
+    assert_refused(new_sheet(), entry, field)
+
+
+JUNK = [None, True, False, 0, -1, 1, 13, 14, 2.5, 1.0, "", "Ann", "Zed", " ", "13", [], [1], ["Ann"], {}, {"Ann": 1},
+        [None], [{}], {"by": "Bob"}, 10**30, float("nan")]
+
+
+def mutate(value: Any, rng: random.Random) -> Any:
+    """Replace one random part of a JSON-like value with junk."""
+    if isinstance(value, dict) and value and rng.random() < 0.7:
+        key = rng.choice(list(value))
+        if rng.random() < 0.1:
+            return {k: v for k, v in value.items() if k != key}
+        return {**value, key: mutate(value[key], rng)}
+    if isinstance(value, list) and value and rng.random() < 0.7:
+        i = rng.randrange(len(value))
+        return value[:i] + [mutate(value[i], rng)] + value[i + 1 :]
+    return rng.choice(JUNK)
+
+
+def test_mutated_entries_raise_nothing_but_invalid_hand():
+    rng = random.Random(20240901)
+    refused = 0
+    for _ in range(3000):
+        contract = rng.choice(CONTRACTS)
+        entry = {**BASE[contract], "doubles": [dbl(B, A, rng.random() < 0.5)]}
+        for _ in range(rng.randint(1, 3)):
+            entry = mutate(entry, rng)
+        sheet = new_sheet()
+        try:
+            hand = sheet.record(entry)
+        except InvalidHand as err:
+            refused += 1
+            assert err.fields and len(sheet.hands) == 0
+        else:
+            # Accepted junk must still be a legal hand.
+            assert sum(hand["raw"].values()) == RULES_SUM[hand["contract"]]
+            assert sum(hand["scores"].values()) == sum(hand["raw"].values())
+    assert refused > 1000
+
+
+# -- options ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("raw", [None, {}])
+def test_option_defaults(raw):
+    options = barbu.parse_options(PLAYERS, raw, random.Random(1))
+    assert set(options) == {"first_declarer", "domino_scores", "enforce_declarer_doubles"}
+    assert options["domino_scores"] == DOMINOES_DEFAULT
+    assert options["enforce_declarer_doubles"] is True
+    assert options["first_declarer"] in PLAYERS
+
+
+def test_first_declarer_is_drawn_with_the_given_rng():
+    random.seed(1)
+    first = [barbu.parse_options(PLAYERS, {}, random.Random(seed))["first_declarer"] for seed in range(60)]
+    random.seed(2)  # the global generator plays no part
+    again = [barbu.parse_options(PLAYERS, {"first_declarer": ""}, random.Random(seed))["first_declarer"]
+             for seed in range(60)]
+    assert first == again
+    assert set(first) == set(PLAYERS)
+
+
+@pytest.mark.parametrize("given, expected", [(C, C), (" Dee ", D), (A, A)])
+def test_first_declarer_can_be_picked(given, expected):
+    options = barbu.parse_options(PLAYERS, {"first_declarer": given}, random.Random(0))
+    assert options["first_declarer"] == expected
+    assert barbu.GAME.new_sheet(PLAYERS, options).next()["declarer"] == expected
+
+
+def test_domino_variant_and_enforcement_option_are_accepted():
+    options = barbu.parse_options(
+        PLAYERS, {"domino_scores": DOMINOES_VARIANT, "enforce_declarer_doubles": False, "first_declarer": B},
+        random.Random(0),
+    )
+    assert options == {"first_declarer": B, "domino_scores": DOMINOES_VARIANT, "enforce_declarer_doubles": False}
+
+
+@pytest.mark.parametrize(
+    "raw, field",
+    [
+        ({"target": 150}, "options"),
+        ({"first_declarer": A, "doubles": True}, "options"),
+        ([("first_declarer", A)], "options"),
+        ("first_declarer=Ann", "options"),
+        ({"first_declarer": "Zed"}, "first_declarer"),
+        ({"first_declarer": 2}, "first_declarer"),
+        ({"first_declarer": [A]}, "first_declarer"),
+        ({"domino_scores": [45, 20, 5]}, "domino_scores"),
+        ({"domino_scores": [45, 20, 5, -5, 0]}, "domino_scores"),
+        ({"domino_scores": "45,20,5,-5"}, "domino_scores"),
+        ({"domino_scores": None}, "domino_scores"),
+        ({"domino_scores": {"1": 45}}, "domino_scores"),
+        ({"domino_scores": [45, 20, 5, "-5"]}, "domino_scores"),
+        ({"domino_scores": [45.0, 20, 5, -5]}, "domino_scores"),
+        ({"domino_scores": [True, 44, 25, -5]}, "domino_scores"),
+        ({"domino_scores": [45, 20, 5, None]}, "domino_scores"),
+        ({"domino_scores": [50, 20, 5, -5]}, "domino_scores"),  # adds up to 70, not 65
+        ({"domino_scores": [-5, 5, 20, 45]}, "domino_scores"),  # first place must score most
+        ({"enforce_declarer_doubles": "yes"}, "enforce_declarer_doubles"),
+        ({"enforce_declarer_doubles": "false"}, "enforce_declarer_doubles"),
+        ({"enforce_declarer_doubles": 1}, "enforce_declarer_doubles"),
+        ({"enforce_declarer_doubles": 0}, "enforce_declarer_doubles"),
+        ({"enforce_declarer_doubles": None}, "enforce_declarer_doubles"),
+    ],
+)
+def test_bad_options_are_refused(raw, field):
+    with pytest.raises(InvalidHand) as info:
+        barbu.parse_options(PLAYERS, raw, random.Random(0))
+    assert field in info.value.fields, info.value.fields
+
+
+def test_the_registry_knows_barbu():
+    game = GAMES["barbu"]
+    assert game is barbu.GAME
+    assert (game.slug, game.min_players, game.max_players) == ("barbu", 4, 4)
+
+
+# -- summary ----------------------------------------------------------------------------
+
+# One block's entries by position (0..3 counted from a shifting seat), no doubles.
+# Position scores: 0: trumps 65 + dominoes 45 = 110; 1: -26 -24 -30 + 5 = -75;
+# 2: dominoes 20; 3: -30 -20 -5 = -55. They add up to 0.
+PATTERN = [
+    ("trumps", lambda at: {"tricks": {at(0): 13, at(1): 0, at(2): 0, at(3): 0}}),
+    ("no_tricks", lambda at: {"tricks": {at(0): 0, at(1): 13, at(2): 0, at(3): 0}}),
+    ("no_queens", lambda at: {"queens": {at(0): 0, at(1): 4, at(2): 0, at(3): 0}}),
+    ("no_hearts", lambda at: {"hearts": {at(0): 0, at(1): 0, at(2): 0, at(3): 13}, "ace_of_hearts": at(3)}),
+    ("no_last_two", lambda at: {"second_last": at(1), "last": at(1)}),
+    ("barbu", lambda at: {"king_of_hearts": at(3)}),
+    ("dominoes", lambda at: {"order": [at(0), at(2), at(1), at(3)]}),
+]
+POSITION_SCORE = [65 + 45, -26 - 24 - 30 + 5, 20, -30 - 20 - 5]
+
+
+@pytest.mark.parametrize(
+    "shift, totals, winners",
+    [
+        (0, [440, -300, 80, -220], [A]),  # Ann holds position 0 in every block
+        (1, [0, 0, 0, 0], PLAYERS),  # every player holds every position once
+        (2, [260, -260, 260, -260], [A, C]),  # positions 0 and 2 twice each for Ann and Cid
+    ],
+)
+def test_summary_after_28_hands(shift, totals, winners):
+    assert sum(POSITION_SCORE) == 0
+    sheet = new_sheet(A, enforce_declarer_doubles=False)
+    for block in range(4):
+        for contract, cards in PATTERN:
+            assert not sheet.summary()["finished"]
+            sheet.record({"contract": contract, **cards(lambda pos: PLAYERS[(pos + shift * block) % 4])})
+    summary = sheet.summary()
+    assert summary["finished"] is True
+    assert summary["next"] is None and sheet.next() is None
+    assert summary["totals"] == per(totals)
+    assert summary["winners"] == winners
+    assert [sum(POSITION_SCORE[(p - shift * b) % 4] for b in range(4)) for p in range(4)] == totals
+
+
+def test_summary_before_the_end():
+    sheet = new_sheet(B)
+    summary = sheet.summary()
+    assert summary == {"totals": per([0, 0, 0, 0]), "finished": False, "winners": [], "next": sheet.next()}
+    play_until(sheet, 28)
+    summary = sheet.summary()
+    assert not summary["finished"] and summary["winners"] == []
+    assert summary["next"]["number"] == 28
+
+
+# -- invariants over random matches -----------------------------------------------------
+
+
+def split(total: int, rng: random.Random) -> dict[str, int]:
+    counts = dict.fromkeys(PLAYERS, 0)
+    for _ in range(total):
+        counts[rng.choice(PLAYERS)] += 1
+    return counts
+
+
+def random_cards(contract: str, rng: random.Random) -> dict[str, Any]:
+    if contract in ("no_tricks", "trumps"):
+        return {"tricks": split(13, rng)}
+    if contract == "no_queens":
+        return {"queens": split(4, rng)}
+    if contract == "no_hearts":
+        hearts = split(13, rng)
+        return {"hearts": hearts, "ace_of_hearts": rng.choice([p for p in PLAYERS if hearts[p]])}
+    if contract == "no_last_two":
+        return {"second_last": rng.choice(PLAYERS), "last": rng.choice(PLAYERS)}
+    if contract == "barbu":
+        return {"king_of_hearts": rng.choice(PLAYERS)}
+    return {"order": rng.sample(PLAYERS, 4)}
+
+
+def random_doubles(contract: str, declarer: str, doubling: set[str], rng: random.Random) -> list[dict[str, Any]]:
+    """Legal doubles: `doubling` double the declarer; in negative contracts also some others."""
+    doubles = [dbl(p, declarer, rng.random() < 0.3) for p in sorted(doubling)]
+    if contract not in ("trumps", "dominoes"):
+        for x, y in combinations([p for p in PLAYERS if p != declarer], 2):
+            pick = rng.random()
+            if pick < 0.25:
+                doubles.append(dbl(x, y, rng.random() < 0.3))
+            elif pick < 0.5:
+                doubles.append(dbl(y, x, rng.random() < 0.3))
+    rng.shuffle(doubles)
+    return doubles
+
+
+def random_match(rng: random.Random, honour_obligation: bool) -> tuple[barbu.BarbuSheet, list[dict[str, Any]]]:
+    """Play 28 random legal hands, checking every hand against the rules on the way."""
+    first = rng.choice(PLAYERS)
+    domino = rng.choice([DOMINOES_DEFAULT, DOMINOES_VARIANT])
+    sheet = new_sheet(first, domino_scores=domino, enforce_declarer_doubles=honour_obligation)
+    declarers = [PLAYERS[s] for s in expected_declarers(PLAYERS.index(first))]
+    totals = dict.fromkeys(PLAYERS, 0)
+    entries = []
+    for block in range(4):
+        declarer = declarers[block * HANDS_PER_BLOCK]
+        others = [p for p in PLAYERS if p != declarer]
+        if honour_obligation:
+            # Each non-declarer doubles the declarer in at least two hands of the block.
+            plan = {p: set(rng.sample(range(HANDS_PER_BLOCK), rng.choice([2, 2, 3, 5]))) for p in others}
+        else:
+            plan = {p: {i for i in range(HANDS_PER_BLOCK) if rng.random() < 0.2} for p in others}
+        done = dict.fromkeys(others, 0)
+        block_raw = 0
+        for position, contract in enumerate(rng.sample(CONTRACTS, HANDS_PER_BLOCK)):
+            chances = HANDS_PER_BLOCK - position
+            owed = {p: max(0, 2 - done[p]) for p in others}
+            must = sorted(p for p in others if 0 < owed[p] >= chances)
+            nxt = sheet.next()
+            assert (nxt["declarer"], nxt["doubles_owed"], sorted(nxt["must_double"])) == (declarer, owed, must)
+
+            doubling = {p for p in others if position in plan[p]}
+            cards = random_cards(contract, rng)
+            entry = {"contract": contract, **cards, "doubles": random_doubles(contract, declarer, doubling, rng)}
+            hand = sheet.record(copy.deepcopy(entry))
+            entries.append(entry)
+
+            raw = reference_raw(contract, cards, domino)
+            assert hand["declarer"] == declarer
+            assert hand["raw"] == raw
+            assert hand["scores"] == reference_settle(raw, entry["doubles"])
+            assert sum(hand["scores"].values()) == sum(raw.values()) == RULES_SUM[contract]
+            for p in PLAYERS:
+                totals[p] += hand["scores"][p]
+            assert hand["totals"] == totals
+            assert bool(hand["warnings"]) == any(p not in doubling for p in must)
+            for p in doubling:
+                done[p] += 1
+            block_raw += sum(raw.values())
+        assert block_raw == 0
+        assert sum(sum(h["raw"].values()) for h in sheet.hands[-HANDS_PER_BLOCK:]) == 0
+    return sheet, entries
+
+
+@pytest.mark.parametrize("honour_obligation", [True, False])
+def test_random_matches_keep_the_invariants(honour_obligation):
+    rng = random.Random(28 if honour_obligation else 82)
+    for _ in range(200 if honour_obligation else 100):
+        sheet, entries = random_match(rng, honour_obligation)
+        summary = sheet.summary()
+        assert summary["finished"] and summary["next"] is None
+        assert summary["totals"] == {p: sum(h["scores"][p] for h in sheet.hands) for p in PLAYERS}
+        assert sum(summary["totals"].values()) == 0
+        best = max(summary["totals"].values())
+        assert summary["winners"] == [p for p in PLAYERS if summary["totals"][p] == best]
+        # Replaying the stored entries gives the same match (store what was entered, derive the scores).
+        replay = barbu.GAME.new_sheet(PLAYERS, sheet.options)
+        for hand in sheet.hands:
+            replay.record(copy.deepcopy(hand["entry"]))
+        assert replay.hands == sheet.hands
+
+
+def test_settle_matches_the_pair_formula_on_random_hands():
+    rng = random.Random(5)
+    for _ in range(2000):
+        raw = {p: rng.randint(-40, 70) for p in PLAYERS}
+        doubles = []
+        for x, y in combinations(PLAYERS, 2):
+            if rng.random() < 0.6:
+                by, target = rng.sample([x, y], 2)
+                doubles.append(dbl(by, target, rng.random() < 0.4))
+        rng.shuffle(doubles)
+        scores = barbu.settle(raw, doubles)
+        assert scores == reference_settle(raw, doubles)
+        assert sum(scores.values()) == sum(raw.values())
+
+
+# -- doctests ---------------------------------------------------------------------------
+
+ENGINE_MODULES = sorted(
+    f"scorekeeper.games.{info.name}" for info in pkgutil.iter_modules(scorekeeper.games.__path__)
+)
+
+
+@pytest.mark.parametrize("name", ENGINE_MODULES)
+def test_doctests(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, verbose=False)
+    assert result.failed == 0
+    if name in ("scorekeeper.games.base", "scorekeeper.games.barbu"):
+        assert result.attempted > 0

@@ -1,0 +1,64 @@
+"""The rules engines are pure: importing them loads no web or database module.
+
+Every module under scorekeeper/games/ is found with pkgutil, so a new game is
+covered the day its file appears.
+"""
+
+import os
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GAMES_DIR = ROOT / "scorekeeper" / "games"
+WEB_PACKAGES = {
+    "flask",
+    "flask_babel",
+    "flask_sqlalchemy",
+    "jinja2",
+    "sqlalchemy",
+    "weasyprint",
+    "werkzeug",
+    "wtforms",
+}
+
+
+def engine_modules() -> list[str]:
+    """Dotted names of scorekeeper.games and every module inside it."""
+    found = sorted(info.name for info in pkgutil.iter_modules([str(GAMES_DIR)]))
+    return ["scorekeeper.games"] + [f"scorekeeper.games.{name}" for name in found]
+
+
+def run_python(code: str, *flags: str) -> str:
+    """Run code in a fresh interpreter from the repository root; return its stdout."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    result = subprocess.run(
+        [sys.executable, *flags, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_every_engine_module_is_found():
+    modules = engine_modules()
+    assert "scorekeeper.games.base" in modules
+    assert "scorekeeper.games.barbu" in modules
+
+
+def test_importing_the_engines_loads_no_web_module():
+    code = (
+        f"import {', '.join(engine_modules())}; import sys; "
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(WEB_PACKAGES)!r}))"
+    )
+    assert run_python(code) == "[]"
+
+
+def test_the_engines_import_only_the_standard_library():
+    # -S keeps site-packages (and its .pth hooks) off the path: a third-party import fails outright.
+    code = (
+        f"import {', '.join(engine_modules())}; import sys; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} - set(sys.stdlib_module_names) - {'__main__'}))"
+    )
+    assert run_python(code, "-S") == "['scorekeeper']"
