@@ -41,7 +41,6 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         CSRF_TIME_LIMIT=timedelta(hours=24),
         MAX_CONTENT_LENGTH=256 * 1024,
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
-        JSON_SORT_KEYS=False,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -50,5 +49,6 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
             app.config["SQLALCHEMY_DATABASE_URI"] = app.config["DATABASE_URL"]
     else:
         app.config.from_mapping(test_config)
+    app.json.sort_keys = False  # keep the API's fields in the documented order
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = stored_secret(folder)

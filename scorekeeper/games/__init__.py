@@ -1,8 +1,8 @@
 """The rules of each game, pure Python: no web, no database."""
 
-from . import barbu, hearts
+from . import barbu, hearts, kozyol
 from .base import Game, InvalidHand, Reason
 
-GAMES: dict[str, Game] = {game.slug: game for game in (barbu.GAME, hearts.GAME)}
+GAMES: dict[str, Game] = {game.slug: game for game in (barbu.GAME, kozyol.GAME, hearts.GAME)}
 
 __all__ = ["GAMES", "Game", "InvalidHand", "Reason"]

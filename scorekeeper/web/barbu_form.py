@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import IntegerField, RadioField
+from wtforms import BooleanField, IntegerField, RadioField, SelectField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from ..games import barbu
 from ..games.base import SUITS
-from .forms import TableForm, seat_choices
+from .forms import NewMatchForm, TableForm, seat_choices
 
 COUNTED = {"no_tricks": "tricks", "trumps": "tricks", "no_queens": "queens", "no_hearts": "hearts"}
 COUNT_LIMITS = {"tricks": barbu.CARDS_PER_HAND, "hearts": barbu.CARDS_PER_HAND, "queens": 4}
@@ -108,7 +108,33 @@ def form_to_entry(form: TableForm, contract: str, players: list[str]) -> dict[st
     return entry
 
 
-# -- the interface every game's hand entry offers to the hand views ---------------------
+# -- the interface every game's web module offers to the views (see web/games.py) ------
+
+class MatchForm(NewMatchForm):
+    first_declarer = SelectField(
+        _l("Who declares first"),
+        choices=[SelectChoice("", _l("Draw at random"))] + [SelectChoice(str(s), _l("Player %(n)s", n=s + 1)) for s in range(4)],
+        default="",
+    )
+    domino_scores = RadioField(
+        _l("Dominoes scores"),
+        choices=[SelectChoice("45,20,5,-5", "45 / 20 / 5 / −5"), SelectChoice("40,25,10,-10", "40 / 25 / 10 / −10")],
+        default="45,20,5,-5",
+    )
+    enforce_declarer_doubles = BooleanField(_l("Refuse a hand missing a compulsory double"), default=True)
+
+    def options(self) -> dict[str, Any]:
+        names = self.names()
+        seat = self.first_declarer.data
+        options: dict[str, Any] = {
+            "domino_scores": [int(v) for v in (self.domino_scores.data or "45,20,5,-5").split(",")],
+            "enforce_declarer_doubles": bool(self.enforce_declarer_doubles.data),
+        }
+        if seat and seat.isdigit() and int(seat) < len(names):
+            options["first_declarer"] = names[int(seat)]
+        return options
+
+
 
 TEMPLATE = "hands/barbu.html"
 

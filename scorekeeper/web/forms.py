@@ -6,11 +6,11 @@ from typing import Any
 
 from flask import current_app, session
 from flask_babel import get_locale, lazy_gettext as _l
-from wtforms import BooleanField, FieldList, Form, RadioField, SelectField, StringField
+from wtforms import FieldList, Form, StringField
 from wtforms.csrf.session import SessionCSRF
 from wtforms.fields.choices import SelectChoice
 
-from ..games import GAMES, InvalidHand
+from ..games import InvalidHand
 from ..i18n import translate
 
 
@@ -51,43 +51,16 @@ class NewMatchForm(TableForm):
 
     players = FieldList(StringField(_l("Name")), min_entries=4, max_entries=11)
 
+    def __init__(self, formdata: Any = None, seats: int = 4, **kwargs: Any):
+        super().__init__(formdata, **kwargs)
+        while len(self.players.entries) < seats:
+            self.players.append_entry()
+
     def names(self) -> list[str]:
         return [name.strip() for name in self.players.data if name and name.strip()]
 
-
-class BarbuMatchForm(NewMatchForm):
-    first_declarer = SelectField(
-        _l("Who declares first"),
-        choices=[SelectChoice("", _l("Draw at random"))] + [SelectChoice(str(s), _l("Player %(n)s", n=s + 1)) for s in range(4)],
-        default="",
-    )
-    domino_scores = RadioField(
-        _l("Dominoes scores"),
-        choices=[SelectChoice("45,20,5,-5", "45 / 20 / 5 / −5"), SelectChoice("40,25,10,-10", "40 / 25 / 10 / −10")],
-        default="45,20,5,-5",
-    )
-    enforce_declarer_doubles = BooleanField(_l("Refuse a hand missing a compulsory double"), default=True)
-
     def options(self) -> dict[str, Any]:
-        names = self.names()
-        seat = self.first_declarer.data
-        options: dict[str, Any] = {
-            "domino_scores": [int(v) for v in (self.domino_scores.data or "45,20,5,-5").split(",")],
-            "enforce_declarer_doubles": bool(self.enforce_declarer_doubles.data),
-        }
-        if seat and seat.isdigit() and int(seat) < len(names):
-            options["first_declarer"] = names[int(seat)]
-        return options
+        return {}
 
 
-MATCH_FORMS: dict[str, type[NewMatchForm]] = {"barbu": BarbuMatchForm}
-
-
-def new_match_form(game: str, formdata: Any = None) -> NewMatchForm:
-    form_class = MATCH_FORMS[game]
-    entries = GAMES[game].max_players
-    form = form_class(formdata)
-    while len(form.players.entries) < entries:
-        form.players.append_entry()
-    return form
 

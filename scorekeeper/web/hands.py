@@ -11,11 +11,11 @@ from .. import matches
 from ..games import InvalidHand
 from ..i18n import translate
 from ..models import Match
-from . import barbu_form, phone
+from . import phone
 from .forms import TableForm
+from .games import ENTRY_FORMS
 
 bp = Blueprint("hands", __name__, url_prefix="/m/<public_id>/hands")
-ENTRY_FORMS: dict[str, Any] = {"barbu": barbu_form}
 
 
 @bp.route("/new", methods=["GET", "POST"])

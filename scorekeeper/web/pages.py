@@ -7,7 +7,8 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 from .. import matches
 from ..games import GAMES, InvalidHand, barbu
 from . import phone
-from .forms import TableForm, new_match_form
+from .forms import TableForm
+from .games import ENTRY_FORMS, new_match_form
 
 bp = Blueprint("pages", __name__)
 
@@ -25,7 +26,7 @@ def home():
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
 def new_match(game: str):
-    if game not in GAMES:
+    if game not in ENTRY_FORMS:
         abort(404)
     form = new_match_form(game, request.form if request.method == "POST" else None)
     if request.method == "POST" and form.validate():
