@@ -73,7 +73,7 @@ def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random
         )
     return {
         "first_declarer": optional_seat_name(raw, "first_declarer", players, rng),
-        "domino_scores": domino,
+        "domino_scores": list(domino),
         "enforce_declarer_doubles": as_bool(raw.get("enforce_declarer_doubles", True), "enforce_declarer_doubles"),
     }
 
@@ -125,7 +125,9 @@ def settle(raw: Mapping[str, int], doubles: list[dict[str, Any]]) -> dict[str, i
 def _check_sum(counts: dict[str, int], field: str, total: int, what: str) -> None:
     got = sum(counts.values())
     if got != total:
-        raise refuse(field, N_("The {what} add up to {got}; they must add up to {total}."), what=what, got=got, total=total)
+        raise refuse(
+            field, N_("The {what} add up to {got}; they must add up to {total}."), what=Reason(what), got=got, total=total
+        )
 
 
 def parse_cards(contract: str, entry: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
@@ -245,7 +247,7 @@ class BarbuSheet:
         if contract in self.used:
             raise refuse(
                 "contract", N_("{name} has already played {contract} in this block."),
-                name=declarer, contract=CONTRACT_TITLES[contract],
+                name=declarer, contract=Reason(CONTRACT_TITLES[contract]),
             )
         normalized = {"contract": contract, **parse_cards(contract, entry, self.players)}
         doubles = parse_doubles(entry.get("doubles"), contract, declarer, self.players)
