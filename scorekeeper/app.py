@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask
 
 from . import config, i18n
-from .db import db
+from .db import db, migrate, prepare
 from .web import api, errors, hands, pages
 
 
@@ -21,10 +21,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     config.configure(app, test_config)
     db.init_app(app)
+    migrate.init_app(app, db, directory=str(config.ROOT / "migrations"))
     i18n.init_app(app)
     for blueprint in (pages.bp, hands.bp, api.bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)
-    with app.app_context():
-        db.create_all()
+    prepare(app)
     return app

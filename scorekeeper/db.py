@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask import Flask
+from flask_migrate import Migrate, upgrade
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -13,6 +15,21 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+migrate = Migrate()
+
+
+def prepare(app: Flask) -> None:
+    """Bring the schema up to date on start when configured (the default for SQLite).
+
+    A server with several workers on PostgreSQL runs ``flask db upgrade`` once before starting
+    them instead (see the README), so that workers never race to migrate.
+    """
+    setting = app.config.get("MIGRATE_ON_START")
+    if setting is None:
+        setting = app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
+    if setting:
+        with app.app_context():
+            upgrade()
 
 
 @event.listens_for(Engine, "connect")

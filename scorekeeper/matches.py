@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import secrets
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,9 +17,9 @@ from sqlalchemy.orm.exc import StaleDataError
 from .db import db
 from .games import GAMES, InvalidHand, Reason
 from .games.base import N_, Sheet, parse_players, refuse
-from .models import Hand, Match, utcnow
+from .models import Hand, HandChange, Match, utcnow
 
-WRITE_ATTEMPTS = 8
+WRITE_ATTEMPTS = 25
 
 
 class Conflict(Exception):
@@ -43,13 +45,20 @@ def find(public_id: str) -> Match | None:
     return db.session.scalar(select(Match).where(Match.public_id == public_id))
 
 
-def create(game_slug: Any, players: Any, options: Any) -> tuple[Match, str]:
-    """Validate and store a new match; return it with its edit key (shown once)."""
+def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), source: str = "") -> tuple[Match, str]:
+    """Validate and store a new match (with hands, when restoring); return it with its edit key."""
     game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
     if game is None:
         raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
     names = parse_players(players, game.min_players, game.max_players)
     parsed = game.parse_options(names, options, secrets.SystemRandom())
+    sheet = game.new_sheet(names, parsed)
+    for number, entry in enumerate(entries, 1):
+        try:
+            sheet.record(entry)
+        except InvalidHand as err:
+            raise InvalidHand([(f"hands.{number}", Reason(
+                N_("Hand {number} breaks a rule: {reason}"), {"number": number, "reason": err.reason}))], number) from err
     key = secrets.token_urlsafe(24)
     match = Match(
         public_id=secrets.token_urlsafe(16),
@@ -57,8 +66,12 @@ def create(game_slug: Any, players: Any, options: Any) -> tuple[Match, str]:
         players=names,
         options=parsed,
         edit_key_hash=hash_key(key),
+        hands=[Hand(number=hand["number"], entry=hand["entry"]) for hand in sheet.hands],
     )
     db.session.add(match)
+    db.session.flush()
+    for hand in sheet.hands:
+        _log(match, hand["number"], "record", None, hand["entry"], source)
     db.session.commit()
     return match, key
 
@@ -89,7 +102,13 @@ def _commit(match: Match) -> None:
         raise Conflict(N_("Someone else changed this match at the same moment; look again and retry.")) from err
 
 
-def record(public_id: str, entry: Any, number: Any = None) -> tuple[Match, Sheet]:
+def _log(match: Match, number: int, action: str, before: Any, after: Any, source: str) -> None:
+    """Keep a line of the edit history: when, what before, what after, from where."""
+    db.session.add(HandChange(match_id=match.id, number=number, action=action, before=before, after=after,
+                              source=source[:40]))
+
+
+def record(public_id: str, entry: Any, number: Any = None, source: str = "") -> tuple[Match, Sheet]:
     """Append a hand; with number, only if it is the next one. Retries lost races otherwise."""
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
         raise refuse("number", N_("The hand number must be a whole number."))
@@ -105,18 +124,20 @@ def record(public_id: str, entry: Any, number: Any = None) -> tuple[Match, Sheet
             raise Conflict(N_("This match is finished; no more hands can be recorded."))
         hand = sheet.record(entry)
         match.hands.append(Hand(number=expected, entry=hand["entry"]))
+        _log(match, expected, "record", None, hand["entry"], source)
         try:
             _commit(match)
             return match, sheet
         except Conflict:
-            if number is not None or attempt == WRITE_ATTEMPTS - 1:
-                if number is not None:
-                    raise Conflict(N_("Hand {number} is already recorded."), number=number) from None
+            if number is not None:
+                raise Conflict(N_("Hand {number} is already recorded."), number=number) from None
+            if attempt == WRITE_ATTEMPTS - 1:
                 raise
+            time.sleep(random.uniform(0, 0.01 * (attempt + 1)))  # let the other phone's write finish
     raise AssertionError("unreachable")
 
 
-def correct(public_id: str, number: int, entry: Any) -> tuple[Match, Sheet]:
+def correct(public_id: str, number: int, entry: Any, source: str = "") -> tuple[Match, Sheet]:
     """Replace hand number's entry and replay everything after it."""
     match = _must_find(public_id)
     hand = _must_find_hand(match, number)
@@ -125,20 +146,38 @@ def correct(public_id: str, number: int, entry: Any) -> tuple[Match, Sheet]:
     new_hand = before.record(entry)
     entries[number - 1] = new_hand["entry"]
     sheet = replay(match, entries)
+    _log(match, number, "correct", hand.entry, new_hand["entry"], source)
     hand.entry = new_hand["entry"]
     _commit(match)
     return match, sheet
 
 
-def undo(public_id: str, number: int) -> tuple[Match, Sheet]:
+def undo(public_id: str, number: int, source: str = "") -> tuple[Match, Sheet]:
     """Remove the last hand (only the last one can be undone)."""
     match = _must_find(public_id)
     hand = _must_find_hand(match, number)
     if number != len(match.hands):
         raise Conflict(N_("Only the last hand can be undone; correct hand {number} instead."), number=number)
+    _log(match, number, "undo", hand.entry, None, source)
     match.hands.remove(hand)
     _commit(match)
     return match, replay(match)
+
+
+def rotate_key(public_id: str) -> str:
+    """Give the match a new edit key; every older edit link stops working."""
+    match = _must_find(public_id)
+    key = secrets.token_urlsafe(24)
+    match.edit_key_hash = hash_key(key)
+    _commit(match)
+    return key
+
+
+def history(match: Match) -> list[HandChange]:
+    """The match's edit history, newest first."""
+    return list(db.session.scalars(
+        select(HandChange).where(HandChange.match_id == match.id).order_by(HandChange.id.desc())
+    ))
 
 
 class NotFound(Exception):
