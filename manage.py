@@ -2,7 +2,8 @@
 """Set up and run Scorekeeper with nothing but Python 3.11+.
 
     python3 manage.py run     install into .venv if needed, then serve the app on http://127.0.0.1:5000
-    python3 manage.py test    install into .venv (with the test tools) if needed, then run the whole test suite
+    python3 manage.py test    install into .venv (with the test tools) if needed, then run the whole test suite,
+                              on SQLite and then on PostgreSQL (SCOREKEEPER_TEST_POSTGRES_URL)
 
 Extra arguments go to the server (``run --host 0.0.0.0 --port 8000``) or to pytest (``test -k barbu``).
 """
@@ -24,6 +25,9 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
 # Debian packages the test suite uses (PDF text checks), installed when missing and we may.
 TEST_SYSTEM_PACKAGES = {"pdftotext": "poppler-utils"}
+# The suite runs a second time against this PostgreSQL database (a local server, trust auth).
+POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+POSTGRES_CHECK = "import sqlalchemy, sys; sqlalchemy.create_engine(sys.argv[1]).connect().close()"
 
 
 def say(message: str) -> None:
@@ -67,10 +71,35 @@ def run(args: list[str]) -> int:
     return subprocess.call([*flask, *(args or ["--host", "127.0.0.1", "--port", "5000"])], cwd=ROOT)
 
 
+def postgres_ready() -> bool:
+    """Whether the test PostgreSQL answers; start the local cluster once if it does not."""
+    check = [str(PYTHON), "-c", POSTGRES_CHECK, POSTGRES_URL]
+    if subprocess.call(check, stderr=subprocess.DEVNULL) == 0:
+        return True
+    if shutil.which("pg_ctlcluster") and Path("/etc/postgresql").is_dir():
+        for version in sorted(p.name for p in Path("/etc/postgresql").iterdir()):
+            say(f"starting the local PostgreSQL {version} cluster")
+            subprocess.call(["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "start"])
+        return subprocess.call(check, stderr=subprocess.DEVNULL) == 0
+    return False
+
+
 def test(args: list[str]) -> int:
     ensure_venv("[test]")
     ensure_system_packages(TEST_SYSTEM_PACKAGES)
-    return subprocess.call([str(PYTHON), "-m", "pytest", *args], cwd=ROOT)
+    pytest = [str(PYTHON), "-m", "pytest", *args]
+    say("test run 1 of 2: SQLite")
+    code = subprocess.call(pytest, cwd=ROOT)
+    if code != 0:
+        return code
+    if not postgres_ready():
+        if os.environ.get("CI"):
+            say(f"PostgreSQL is required in CI but does not answer at {POSTGRES_URL}")
+            return 1
+        say(f"PostgreSQL does not answer at {POSTGRES_URL}: skipped the PostgreSQL run")
+        return 0
+    say("test run 2 of 2: PostgreSQL")
+    return subprocess.call(pytest, cwd=ROOT, env={**os.environ, "SCOREKEEPER_TEST_DATABASE_URL": POSTGRES_URL})
 
 
 COMMANDS = {"run": run, "test": test}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import re
 import secrets
 import time
 from collections.abc import Mapping
@@ -39,8 +40,12 @@ def key_matches(match: Match, key: str | None) -> bool:
     return bool(key) and hmac.compare_digest(hash_key(key), match.edit_key_hash)
 
 
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def find(public_id: str) -> Match | None:
-    if not isinstance(public_id, str) or len(public_id) > 64:
+    """The match with this public id, or None (ids are URL-safe tokens; anything else is unknown)."""
+    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
         return None
     return db.session.scalar(select(Match).where(Match.public_id == public_id))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -9,6 +10,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from scorekeeper.app import create_app
 from scorekeeper.db import db
@@ -17,12 +20,44 @@ PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
+# The suite runs once on SQLite files and once on PostgreSQL (manage.py test does both).
+POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL", "")
+
+
+def reset_postgres(url: str) -> None:
+    """Give each test an empty database: drop and recreate the public schema."""
+    engine = create_engine(url, poolclass=NullPool)
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
 @pytest.fixture
-def app(tmp_path) -> Iterator[Flask]:
+def database_url(tmp_path) -> str:
+    """A fresh, real database for one test: a SQLite file, or the PostgreSQL test database emptied."""
+    if POSTGRES_URL:
+        reset_postgres(POSTGRES_URL)
+        return POSTGRES_URL
+    return f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    if POSTGRES_URL:
+        skip = pytest.mark.skip(reason="SQLite-specific (file, WAL, process kill)")
+        for item in items:
+            if "sqlite_only" in item.keywords:
+                item.add_marker(skip)
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
+    # The schema is built by the migrations, as on a real install.
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "test-secret",
-        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}",
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "MIGRATE_ON_START": True,
     })
     yield app
     with app.app_context():

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
+from werkzeug.exceptions import NotFound
 
-from .. import matches
+from .. import backup, matches
 from ..games import InvalidHand
 from ..i18n import translate
 from ..models import Match
-from .errors import json_error
+from .errors import handle_http, json_error
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -43,7 +44,10 @@ def answer(match: Match, sheet: matches.Sheet, status: int = 200, **extra: Any) 
 
 
 def body() -> dict[str, Any]:
-    data = request.get_json(force=True, silent=True)
+    try:
+        data = request.get_json(force=True, silent=True)
+    except RecursionError:  # nested deeper than the decoder follows; silent=True only covers ValueError
+        data = None
     if not isinstance(data, dict):
         abort(400)
     return data
@@ -76,7 +80,8 @@ def conflict(err: matches.Conflict):
 
 @bp.errorhandler(matches.NotFound)
 def not_found(err: matches.NotFound):  # noqa: ARG001
-    abort(404)
+    # Answer here: an abort() raised inside an error handler is not handled again and becomes a 500.
+    return handle_http(NotFound())
 
 
 @bp.post("/matches")
@@ -103,19 +108,59 @@ def read(public_id: str):
 def record(public_id: str):
     authorize(public_id)
     data = body()
-    match, sheet = matches.record(public_id, data, data.get("number"))
+    match, sheet = matches.record(public_id, data, data.get("number"), "api")
     return answer(match, sheet, 201)
 
 
 @bp.put("/matches/<public_id>/hands/<int:number>")
 def correct(public_id: str, number: int):
     authorize(public_id)
-    match, sheet = matches.correct(public_id, number, body())
+    match, sheet = matches.correct(public_id, number, body(), "api")
     return answer(match, sheet)
 
 
 @bp.delete("/matches/<public_id>/hands/<int:number>")
 def undo(public_id: str, number: int):
     authorize(public_id)
-    match, sheet = matches.undo(public_id, number)
+    match, sheet = matches.undo(public_id, number, "api")
     return answer(match, sheet)
+
+
+# -- extensions: edit history, backup and restore, a new edit key -----------------------
+
+
+def found(public_id: str) -> Match:
+    match = matches.find(public_id)
+    if match is None:
+        abort(404)
+    return match
+
+
+@bp.get("/matches/<public_id>/history")
+def history(public_id: str):
+    changes = matches.history(found(public_id))
+    return jsonify({"changes": [
+        {"number": c.number, "action": c.action, "before": c.before, "after": c.after, "source": c.source,
+         "at": c.at.isoformat(timespec="seconds")}
+        for c in changes
+    ]})
+
+
+@bp.get("/matches/<public_id>/export")
+def export(public_id: str):
+    return jsonify(backup.export(found(public_id)))
+
+
+@bp.post("/matches/import")
+def restore():
+    match, key = backup.restore(body(), source="api")
+    edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)
+    return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url)
+
+
+@bp.post("/matches/<public_id>/key")
+def rotate_key(public_id: str):
+    authorize(public_id)
+    key = matches.rotate_key(public_id)
+    edit_url = url_for("pages.join", public_id=public_id, key=key, _external=True)
+    return jsonify({"edit_key": key, "edit_url": edit_url})

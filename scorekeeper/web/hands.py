@@ -45,7 +45,7 @@ def undo(public_id: str, number: int):
         flash(_("The page was open too long; please try again."))
     else:
         try:
-            matches.undo(public_id, number)
+            matches.undo(public_id, number, phone.source())
             flash(_("Hand %(number)s was undone.", number=number))
         except (matches.Conflict, matches.NotFound) as err:
             flash(translate(err.reason) if isinstance(err, matches.Conflict) else _("There is no such hand."))
@@ -56,7 +56,8 @@ def entry_page(match: Match, before: Any, number: int, stored: dict[str, Any] | 
     """Show, check and save the entry form of hand number (new when stored is None)."""
     web = ENTRY_FORMS[match.game]
     choices = web.variants(before, stored)
-    variant = request.values.get("variant") or (web.variant_of(stored) if stored else None)
+    # An empty ?variant= asks for the choice again, also when editing a stored hand.
+    variant = request.values.get("variant", web.variant_of(stored) if stored else None)
     if choices and variant not in choices:
         return render_template("hands/choose.html", match=match, before=before, number=number, choices=choices)
     posted = request.method == "POST"
@@ -78,6 +79,9 @@ def entry_page(match: Match, before: Any, number: int, stored: dict[str, Any] | 
 
 def save(match: Match, number: int, entry: dict[str, Any], new: bool) -> None:
     if new:
-        matches.record(match.public_id, entry, number)
+        # The form names the hand it was opened for: sent twice or from a stale page, it is refused (409)
+        # instead of landing on the next hand, possibly under the next declarer.
+        sent = request.form.get("number", type=int)
+        matches.record(match.public_id, entry, number if sent is None else sent, phone.source())
     else:
-        matches.correct(match.public_id, number, entry)
+        matches.correct(match.public_id, number, entry, phone.source())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from flask import abort, session
 
 from .. import matches
@@ -42,3 +44,10 @@ def editable(public_id: str) -> Match:
     if not can_edit(match):
         abort(403)
     return match
+
+
+def source() -> str:
+    """How the edit history names this phone: a short random tag kept in its session."""
+    if "device" not in session:
+        session["device"] = secrets.token_hex(3)
+    return f"phone {session['device']}"
