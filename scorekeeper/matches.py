@@ -7,7 +7,9 @@ import hmac
 import random
 import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -89,6 +91,30 @@ def replay(match: Match, entries: list[Mapping[str, Any]] | None = None) -> Shee
             sheet.record(entry)
         except InvalidHand as err:
             raise later_hand_refused(number, err) from err
+    return sheet
+
+
+_STANDINGS: OrderedDict[tuple[str, int], Sheet] = OrderedDict()
+_STANDINGS_LOCK = threading.Lock()
+STANDINGS_CACHED = 512
+
+
+def standings(match: Match) -> Sheet:
+    """The replayed match for reading (pages, polls), cached per match version; do not record into it.
+
+    Every write raises the version, so a cached sheet is never served for a changed match.
+    """
+    key = (match.public_id, match.version)
+    with _STANDINGS_LOCK:
+        sheet = _STANDINGS.get(key)
+        if sheet is not None:
+            _STANDINGS.move_to_end(key)
+            return sheet
+    sheet = replay(match)
+    with _STANDINGS_LOCK:
+        _STANDINGS[key] = sheet
+        while len(_STANDINGS) > STANDINGS_CACHED:
+            _STANDINGS.popitem(last=False)
     return sheet
 
 

@@ -101,7 +101,7 @@ def read(public_id: str):
         response = Response(status=304)
         response.set_etag(etag(match))
         return response
-    return answer(match, matches.replay(match))
+    return answer(match, matches.standings(match))
 
 
 @bp.post("/matches/<public_id>/hands")

@@ -21,7 +21,7 @@ bp = Blueprint("hands", __name__, url_prefix="/m/<public_id>/hands")
 @bp.route("/new", methods=["GET", "POST"])
 def new(public_id: str):
     match = phone.editable(public_id)
-    before = matches.replay(match)
+    before = matches.standings(match)
     if before.summary()["finished"]:
         flash(_("This match is finished; no more hands can be recorded."))
         return redirect(url_for("pages.match", public_id=public_id))

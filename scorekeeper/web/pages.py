@@ -47,10 +47,11 @@ def match(public_id: str):
     if found is None:
         abort(404)
     phone.remember(found)
-    sheet = matches.replay(found)
+    sheet = matches.standings(found)
     return render_template(
         f"match/{found.game}.html", match=found, sheet=sheet, summary=sheet.summary(),
         can_edit=phone.can_edit(found), edit_key=phone.edit_key(found), token_form=TableForm(),
+        live_url=url_for("api.read", public_id=public_id),
     )
 
 
