@@ -2,6 +2,7 @@
 """Set up and run Scorekeeper with nothing but Python 3.11+.
 
     python3 manage.py run     install into .venv if needed, then serve the app on http://127.0.0.1:5000
+    python3 manage.py serve   production: migrate the database once, then gunicorn with several workers on :8000
     python3 manage.py test    install into .venv (with the test tools) if needed, then run the whole test suite,
                               on SQLite and then on PostgreSQL (SCOREKEEPER_TEST_POSTGRES_URL)
 
@@ -84,6 +85,17 @@ def postgres_ready() -> bool:
     return False
 
 
+def serve(args: list[str]) -> int:
+    """Production: bring the schema up to date once, then start gunicorn with several workers."""
+    ensure_venv("")
+    env = {**os.environ, "SCOREKEEPER_MIGRATE_ON_START": "false"}
+    flask = [str(PYTHON), "-m", "flask", "--app", "scorekeeper.app:create_app"]
+    code = subprocess.call([*flask, "db", "upgrade"], cwd=ROOT, env=env)
+    if code != 0:
+        return code
+    return subprocess.call([str(PYTHON), "-m", "gunicorn", "--config", "gunicorn.conf.py", *args], cwd=ROOT, env=env)
+
+
 def test(args: list[str]) -> int:
     ensure_venv("[test]")
     ensure_system_packages(TEST_SYSTEM_PACKAGES)
@@ -102,7 +114,7 @@ def test(args: list[str]) -> int:
     return subprocess.call(pytest, cwd=ROOT, env={**os.environ, "SCOREKEEPER_TEST_DATABASE_URL": POSTGRES_URL})
 
 
-COMMANDS = {"run": run, "test": test}
+COMMANDS = {"run": run, "serve": serve, "test": test}
 
 
 def main(argv: list[str]) -> int:

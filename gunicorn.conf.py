@@ -1,0 +1,21 @@
+"""Gunicorn settings for `python3 manage.py serve` (gunicorn reads this file from the project folder).
+
+Every value can be set from the environment; the defaults suit a small two-core box.
+State lives only in the database, so several workers (and several machines) serve one club.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("SCOREKEEPER_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("SCOREKEEPER_WORKERS", multiprocessing.cpu_count() * 2))
+threads = int(os.environ.get("SCOREKEEPER_THREADS", 2))
+worker_class = "gthread"
+timeout = 30
+graceful_timeout = 10
+keepalive = 5
+max_requests = 5000  # recycle workers now and then; PDF rendering grows memory a little
+max_requests_jitter = 500
+accesslog = os.environ.get("SCOREKEEPER_ACCESS_LOG") or None
+errorlog = "-"
+wsgi_app = "scorekeeper.app:create_app()"
