@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, request, session
-from flask_babel import Babel, gettext
+from flask_babel import Babel, get_locale, gettext
 
 from .games import Reason
 
-LANGUAGES = ("en",)
+LANGUAGES = ("en", "fr", "ru")
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ru": "Русский"}
 
 
 def select_locale() -> str:
@@ -32,4 +33,8 @@ def translate(reason: Reason | str) -> str:
 
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
-    app.jinja_env.globals["translate"] = translate
+    app.jinja_env.globals.update(translate=translate, languages=LANGUAGE_NAMES, current_language=current_language)
+
+
+def current_language() -> str:
+    return str(get_locale() or LANGUAGES[0])

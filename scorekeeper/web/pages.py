@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 
 from .. import matches
 from ..games import GAMES, InvalidHand, barbu
+from ..i18n import LANGUAGE_NAMES
 from . import phone
 from .forms import TableForm
 from .games import ENTRY_FORMS, new_match_form
@@ -66,3 +67,15 @@ def join(public_id: str):
         abort(403)
     phone.remember(found, key)
     return redirect(url_for("pages.match", public_id=public_id))
+
+
+@bp.get("/language/<code>")
+def language(code: str):
+    """Remember the phone's language choice, then go back to where the player was."""
+    if code in LANGUAGE_NAMES:
+        session["lang"] = code
+        session.permanent = True
+    back = request.args.get("next", "")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = url_for("pages.home")
+    return redirect(back)
