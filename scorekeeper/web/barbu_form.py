@@ -39,7 +39,12 @@ def hand_form(contract: str, players: list[str], declarer: str, formdata: Any, e
                                   "order", "doubles"})
 
     field = COUNTED.get(contract)
-    if field:
+    if field == "queens":  # one tap per player: the template shows 0-4 as chips
+        for seat in range(len(players)):
+            setattr(HandForm, f"queens_{seat}", RadioField(
+                players[seat], choices=[SelectChoice(n, str(n)) for n in range(COUNT_LIMITS["queens"] + 1)],
+                coerce=int, default=0, validators=[InputRequired()]))
+    elif field:
         limit = COUNT_LIMITS[field]
         for seat in range(len(players)):
             setattr(HandForm, f"{field}_{seat}", IntegerField(
