@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, IntegerField, RadioField, SelectField
+from wtforms import BooleanField, RadioField, SelectField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, NumberRange, Optional
+from wtforms.validators import InputRequired, Optional
 
 from ..games import barbu
 from ..games.base import SUITS
@@ -39,16 +39,11 @@ def hand_form(contract: str, players: list[str], declarer: str, formdata: Any, e
                                   "order", "doubles"})
 
     field = COUNTED.get(contract)
-    if field == "queens":  # one tap per player: the template shows 0-4 as chips
+    if field:  # one tap per player: the template shows 0..limit as big buttons
+        choices = [SelectChoice(n, str(n)) for n in range(COUNT_LIMITS[field] + 1)]
         for seat in range(len(players)):
-            setattr(HandForm, f"queens_{seat}", RadioField(
-                players[seat], choices=[SelectChoice(n, str(n)) for n in range(COUNT_LIMITS["queens"] + 1)],
-                coerce=int, default=0, validators=[InputRequired()]))
-    elif field:
-        limit = COUNT_LIMITS[field]
-        for seat in range(len(players)):
-            setattr(HandForm, f"{field}_{seat}", IntegerField(
-                players[seat], default=0, validators=[InputRequired(), NumberRange(0, limit)]))
+            setattr(HandForm, f"{field}_{seat}", RadioField(
+                players[seat], choices=choices, coerce=int, default=0, validators=[InputRequired()]))
     for name in CHOSEN.get(contract, ()):
         setattr(HandForm, name, RadioField(name, choices=seat_choices(players), validators=[InputRequired()]))
     if contract == "dominoes":
