@@ -111,9 +111,10 @@ def form_to_entry(form: TableForm, contract: str, players: list[str]) -> dict[st
 # -- the interface every game's web module offers to the views (see web/games.py) ------
 
 class MatchForm(NewMatchForm):
+    shown_fields = frozenset({"players", "first_declarer", "domino_scores"})
     first_declarer = SelectField(
         _l("Who declares first"),
-        choices=[SelectChoice("", _l("Draw at random"))] + [SelectChoice(str(s), _l("Player %(n)s", n=s + 1)) for s in range(4)],
+        choices=[SelectChoice("", _l("Draw at random"))] + [SelectChoice(str(s), _l("Seat %(n)s", n=s + 1)) for s in range(4)],
         default="",
     )
     domino_scores = RadioField(

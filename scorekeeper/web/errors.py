@@ -28,11 +28,15 @@ def json_error(status: int, message: str, fields: dict[str, str] | None = None) 
     return jsonify({"error": {"message": message, "fields": fields or {}}}), status
 
 
+# In the browser a 403 means this phone has no edit key (it cannot send a wrong one).
+PAGE_MESSAGES = {403: "Only phones that opened the edit link can enter hands. Ask the table for it."}
+
+
 def handle_http(err: HTTPException):
     status = err.code or 500
-    message = _(MESSAGES.get(status, MESSAGES[400]))
     if wants_json():
-        return json_error(status, message)
+        return json_error(status, _(MESSAGES.get(status, MESSAGES[400])))
+    message = _(PAGE_MESSAGES.get(status) or MESSAGES.get(status, MESSAGES[400]))
     return render_template("error.html", status=status, message=message), status
 
 

@@ -22,6 +22,11 @@ bp = Blueprint("hands", __name__, url_prefix="/m/<public_id>/hands")
 def new(public_id: str):
     match = phone.editable(public_id)
     before = matches.standings(match)
+    sent = request.form.get("number", type=int) if request.method == "POST" else None
+    if sent is not None and 0 < sent <= len(match.hands):
+        # A second tap on Save, or another phone was quicker: the hand is there already.
+        flash(_("Hand %(number)s is already recorded.", number=sent))
+        return redirect(url_for("pages.match", public_id=public_id, _anchor=f"hand-{sent}"))
     if before.summary()["finished"]:
         flash(_("This match is finished; no more hands can be recorded."))
         return redirect(url_for("pages.match", public_id=public_id))
