@@ -58,3 +58,79 @@
     document.querySelectorAll("form.hand").forEach(mirror);
   });
 })();
+
+// Cancellation Hearts: the live "hearts left / Black Marias left" counter, the rest filled in
+// the way the server fills it in, and the moon choice shown only when one player took everything.
+(function () {
+  "use strict";
+  var HEARTS = 26, MARIAS = 2;
+
+  function read(row) {
+    var input = row.querySelector(".stepper input"), text = input.value.trim();
+    var maria = row.querySelector(".marias input:checked");
+    return { row: row, input: input, name: row.dataset.name,
+             hearts: text === "" ? null : (parseInt(text, 10) || 0), marias: maria ? parseInt(maria.value, 10) : 0 };
+  }
+
+  function tickedSeat(form) {
+    var ticked = form.querySelector('input[name="rest_to"]:checked');
+    return ticked && ticked.value !== "" ? parseInt(ticked.value, 10) : null;
+  }
+
+  function restSeat(form, all) {
+    var empty = all.filter(function (r) { return r.hearts === null; });
+    var seat = tickedSeat(form);
+    return seat !== null ? seat : empty.length === 1 ? all.indexOf(empty[0]) : null;
+  }
+
+  function show(span, left) {
+    span.classList.toggle("done", left === 0);
+    span.classList.toggle("over", left < 0);
+    span.textContent = left >= 0 ? span.dataset.left.replace("{n}", left) : span.dataset.over.replace("{n}", -left);
+  }
+
+  function update(form) {
+    var all = Array.prototype.map.call(form.querySelectorAll(".player-row"), read);
+    var seat = restSeat(form, all), ticked = tickedSeat(form) !== null;
+    var hearts = 0, marias = 0;
+    all.forEach(function (r, i) { if (i !== seat) { hearts += r.hearts || 0; marias += r.marias; } });
+    all.forEach(function (r, i) {
+      var isRest = i === seat;
+      r.row.classList.toggle("rest", isRest);
+      r.input.readOnly = isRest && ticked;
+      r.row.querySelectorAll(".step").forEach(function (b) { b.disabled = isRest && ticked; });
+      var note = r.row.querySelector(".rest-note");
+      r.input.placeholder = "";
+      note.textContent = "";
+      if (!isRest) { return; }
+      r.hearts = Math.max(0, HEARTS - hearts);
+      r.marias = Math.max(0, MARIAS - marias);
+      note.textContent = note.dataset.note.replace("{hearts}", r.hearts).replace("{marias}", r.marias);
+      if (ticked) {
+        r.input.value = r.hearts;
+        var chip = r.row.querySelector('.marias input[value="' + r.marias + '"]');
+        if (chip) { chip.checked = true; }
+      } else {
+        r.input.placeholder = r.hearts;
+      }
+    });
+    var total = all.reduce(function (sum, r) { return sum + (r.hearts || 0); }, 0);
+    var maria = all.reduce(function (sum, r) { return sum + r.marias; }, 0);
+    show(form.querySelector(".hearts-left"), HEARTS - total);
+    show(form.querySelector(".marias-left"), MARIAS - maria);
+    var shooter = all.filter(function (r) { return r.hearts === HEARTS && r.marias === MARIAS; })[0];
+    var moon = form.querySelector(".moon"), who = moon.querySelector(".who");
+    moon.dataset.shot = shooter ? "yes" : "no";
+    if (shooter) { who.textContent = who.dataset.who.replace("{name}", function () { return shooter.name; }); }
+  }
+
+  function onChange(event) {
+    var form = event.target.closest && event.target.closest("form.hearts-hand");
+    if (form) { update(form); }
+  }
+  document.addEventListener("input", onChange);
+  document.addEventListener("change", onChange);
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form.hearts-hand").forEach(update);
+  });
+})();
