@@ -134,3 +134,75 @@
     document.querySelectorAll("form.hearts-hand").forEach(update);
   });
 })();
+
+// Kozyol: the other team's points (the 120 minus the pile counted), the card counter's running
+// total, the trick question only for a team left with 0 points, and the teams as they sit.
+(function () {
+  "use strict";
+
+  function checked(form, name) {
+    var input = form.querySelector('input[name="' + name + '"]:checked');
+    return input ? input.value : null;
+  }
+
+  // Points of the pile counted, as the server reads them (an empty card count is 0).
+  function counted(form) {
+    if (checked(form, "mode") === "cards") {
+      var sum = 0, ok = true;
+      form.querySelectorAll(".by-cards .rank").forEach(function (rank) {
+        var input = rank.querySelector("input"), text = input.value.trim(), n = text === "" ? 0 : Number(text);
+        if (!Number.isInteger(n) || n < 0 || n > parseInt(input.max, 10)) { ok = false; }
+        sum += n * parseInt(rank.dataset.value, 10);
+      });
+      return ok ? sum : null;
+    }
+    var points = form.querySelector('input[name="points"]').value.trim();
+    return /^\d+$/.test(points) ? parseInt(points, 10) : null;
+  }
+
+  function update(form) {
+    var total = parseInt(form.dataset.total, 10), side = checked(form, "side"), mine = counted(form), split = null;
+    if (mine !== null && mine <= total && (side === "0" || side === "1")) {
+      split = side === "0" ? [mine, total - mine] : [total - mine, mine];
+    }
+    form.querySelectorAll(".split [data-team]").forEach(function (out) {
+      out.textContent = split ? split[out.dataset.team] : "–";
+    });
+    var tricks = form.querySelector(".tricks"), asked = false;
+    if (tricks.querySelector(".error")) { return; }  // a refusal stays in view
+    tricks.querySelectorAll(".took").forEach(function (took) {
+      var zero = split !== null && split[took.dataset.team] === 0;
+      took.hidden = !zero;
+      asked = asked || zero;
+    });
+    tricks.hidden = !asked;
+  }
+
+  // New match: each seat of the plan shows the name typed for it, and so does the first-dealer list.
+  function seat(input) {
+    var found = /^players-(\d+)$/.exec(input.name || ""), form = input.form;
+    var plan = found && form && form.querySelector("[data-live-seating]");
+    if (!plan) { return; }
+    var name = input.value.trim(), spot = plan.querySelector('[data-seat="' + found[1] + '"]');
+    if (spot) { spot.textContent = name || spot.dataset.empty; }
+    var option = form.querySelector('select[name="first_dealer"] option[value="' + found[1] + '"]');
+    if (option) {
+      option.dataset.seat = option.dataset.seat || option.textContent;
+      option.textContent = name ? option.dataset.seat + " · " + name : option.dataset.seat;
+    }
+  }
+
+  function onChange(event) {
+    var form = event.target.closest && event.target.closest("form.kozyol-deal");
+    if (form) { update(form); }
+    if (event.type === "input" && event.target.matches && event.target.matches("input[name^='players-']")) { seat(event.target); }
+  }
+  document.addEventListener("input", onChange);
+  document.addEventListener("change", onChange);
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form.kozyol-deal").forEach(update);
+    document.querySelectorAll("[data-live-seating]").forEach(function (plan) {
+      plan.closest("form").querySelectorAll("input[name^='players-']").forEach(seat);
+    });
+  });
+})();

@@ -12,10 +12,10 @@ from types import ModuleType
 from typing import Any
 
 from ..games import GAMES
-from . import barbu_form, hearts_form
+from . import barbu_form, hearts_form, kozyol_form
 from .forms import NewMatchForm
 
-ENTRY_FORMS: dict[str, ModuleType] = {"barbu": barbu_form, "hearts": hearts_form}
+ENTRY_FORMS: dict[str, ModuleType] = {"barbu": barbu_form, "hearts": hearts_form, "kozyol": kozyol_form}
 
 
 def new_match_form(game: str, formdata: Any = None) -> NewMatchForm:
