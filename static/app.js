@@ -47,8 +47,26 @@
     var fieldset = event.target.closest(".counted");
     if (fieldset) { recount(fieldset); }
   });
+  // Three players counted: the fourth gets what is left, so a hand takes one tap per player less.
+  function fillLast(fieldset, changed) {
+    changed.dataset.touched = "1";
+    changed.classList.remove("auto");
+    var groups = Array.prototype.slice.call(fieldset.querySelectorAll(".chips.count"));
+    var open = groups.filter(function (g) { return !g.dataset.touched; });
+    if (open.length !== 1) { return; }
+    var sum = 0;
+    groups.forEach(function (g) {
+      var c = g.querySelector("input:checked");
+      if (g !== open[0] && c) { sum += parseInt(c.value, 10) || 0; }
+    });
+    var rest = open[0].querySelector('input[value="' + (parseInt(fieldset.dataset.total, 10) - sum) + '"]');
+    if (rest) { rest.checked = true; open[0].classList.add("auto"); }
+  }
+
   document.addEventListener("change", function (event) {
     var fieldset = event.target.closest(".counted");
+    var group = event.target.closest(".chips.count");
+    if (fieldset && group) { fillLast(fieldset, group); }
     if (fieldset) { recount(fieldset); }
     var form = event.target.closest("form.hand");
     if (form && event.target.closest(".cell")) { mirror(form); }
@@ -178,18 +196,13 @@
     tricks.hidden = !asked;
   }
 
-  // New match: each seat of the plan shows the name typed for it, and so does the first-dealer list.
+  // New match: each seat of the plan shows the name typed for it (the seat menus follow below).
   function seat(input) {
     var found = /^players-(\d+)$/.exec(input.name || ""), form = input.form;
     var plan = found && form && form.querySelector("[data-live-seating]");
     if (!plan) { return; }
     var name = input.value.trim(), spot = plan.querySelector('[data-seat="' + found[1] + '"]');
     if (spot) { spot.textContent = name || spot.dataset.empty; }
-    var option = form.querySelector('select[name="first_dealer"] option[value="' + found[1] + '"]');
-    if (option) {
-      option.dataset.seat = option.dataset.seat || option.textContent;
-      option.textContent = name ? option.dataset.seat + " · " + name : option.dataset.seat;
-    }
   }
 
   function onChange(event) {
@@ -204,5 +217,79 @@
     document.querySelectorAll("[data-live-seating]").forEach(function (plan) {
       plan.closest("form").querySelectorAll("input[name^='players-']").forEach(seat);
     });
+  });
+})();
+
+// Live: every phone on a match page follows new, corrected and undone hands without reloading.
+// It polls the match state with its ETag (a 304 costs the server almost nothing) and, when the
+// version changed, fetches the page again and swaps the content in place.
+(function () {
+  "use strict";
+  var url = document.body.dataset.live;
+  if (!url || !window.fetch) { return; }
+  // The version the page was drawn at: any newer one redraws it, even one from before the first poll.
+  var etag = document.body.dataset.etag || null, busy = false, VISIBLE = 2000, HIDDEN = 15000;
+
+  function editing() {
+    var active = document.activeElement;
+    return active && active.form && active.form.method === "post" && !active.form.classList.contains("quiet");
+  }
+
+  function refresh() {
+    return fetch(window.location.href, { headers: { "Accept": "text/html" }, credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (!html) { return; }
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+        var main = document.querySelector("main");
+        if (fresh && main) {
+          main.innerHTML = fresh.innerHTML;
+          main.dispatchEvent(new CustomEvent("scorekeeper:updated", { bubbles: true }));
+        }
+      });
+  }
+
+  function poll() {
+    if (busy || editing()) { return schedule(); }
+    busy = true;
+    var headers = etag ? { "If-None-Match": etag } : {};
+    fetch(url, { headers: headers, credentials: "same-origin", cache: "no-cache" })
+      .then(function (response) {
+        if (response.status === 200) {
+          etag = response.headers.get("ETag");
+          return refresh();
+        }
+      })
+      .catch(function () { /* offline for a moment: try again later */ })
+      .then(function () { busy = false; schedule(); });
+  }
+
+  var timer = null;
+  function schedule() {
+    clearTimeout(timer);
+    timer = setTimeout(poll, document.hidden ? HIDDEN : VISIBLE);
+  }
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });
+  poll();
+})();
+
+// New match: seat menus (who declares or deals first) show the names as they are typed.
+(function () {
+  "use strict";
+  function relabel(form) {
+    form.querySelectorAll("select option").forEach(function (option) {
+      if (!/^\d+$/.test(option.value)) { return; }
+      if (!option.dataset.label) { option.dataset.label = option.textContent; }
+      var input = form.querySelector('input[name="players-' + option.value + '"]');
+      var name = input && input.value.trim();
+      option.textContent = name ? option.dataset.label + ": " + name : option.dataset.label;
+    });
+  }
+  document.addEventListener("input", function (event) {
+    if (/^players-\d+$/.test(event.target.name || "")) { relabel(event.target.form); }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var first = document.querySelector('input[name="players-0"]');
+    if (first && first.form) { relabel(first.form); }
   });
 })();

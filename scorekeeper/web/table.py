@@ -8,7 +8,7 @@ import segno
 from flask import Blueprint, Response, abort, render_template, url_for
 
 from .. import matches
-from . import phone
+from . import api, phone
 
 bp = Blueprint("table", __name__, url_prefix="/m/<public_id>")
 
@@ -21,7 +21,7 @@ def view(public_id: str):
         abort(404)
     sheet = matches.standings(match)
     return render_template("table.html", match=match, sheet=sheet, summary=sheet.summary(),
-                           live_url=url_for("api.read", public_id=public_id))
+                           live_url=url_for("api.read", public_id=public_id), live_etag=f'"{api.etag(match)}"')
 
 
 @bp.get("/qr/<kind>.svg")
