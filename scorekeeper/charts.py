@@ -83,3 +83,11 @@ def running_totals_svg(labels: Sequence[str], lines: Sequence[Sequence[int]], ti
                      f'{escape(label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def match_chart(players: Sequence[str], hands: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
+                title: str) -> str:
+    """The running-totals chart of a match: one line per player, or per team in Kozyol."""
+    teams = summary.get("teams")
+    labels = [" & ".join(team) for team in teams] if teams else list(players)
+    return running_totals_svg(labels, series(hands, len(labels)), title)

@@ -6,8 +6,9 @@ import io
 
 import segno
 from flask import Blueprint, Response, abort, render_template, url_for
+from markupsafe import Markup
 
-from .. import matches
+from .. import charts, matches
 from . import api, phone
 
 bp = Blueprint("table", __name__, url_prefix="/m/<public_id>")
@@ -43,3 +44,9 @@ def qr(public_id: str, kind: str):
     # An edit QR holds a key: never keep it in a shared cache.
     response.headers["Cache-Control"] = "private, no-store" if kind == "edit" else "public, max-age=3600"
     return response
+
+
+@bp.app_template_global()
+def totals_chart(match, sheet, title: str) -> Markup:
+    """The running totals drawn as SVG, for match pages and printed sheets (names are escaped)."""
+    return Markup(charts.match_chart(match.players, sheet.hands, sheet.summary(), title))
