@@ -1,0 +1,135 @@
+"""Benchmark the score sheet PDF: warm render time and memory over many renders.
+
+    .venv/bin/python bench/pdf_sheet.py [--runs 41] [--renders 300]
+
+Prints, from one run in one process:
+- the median warm render time of a full 28-hand Barbu sheet (template to PDF bytes) divided by
+  that of a plain 28 x 5 HTML table rendered the same way (target: at most 1.5). The two
+  documents are rendered in turn, so both see the same load on the machine; wall-clock and CPU
+  time are both reported, CPU time being the steadier one on a busy machine;
+- the resident memory of the process after 300 sheet renders against after 10 (target: growth
+  under 10 MiB), which shows that the one font configuration and the renders do not leak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import weasyprint  # noqa: E402
+
+from scorekeeper import matches, pdf  # noqa: E402
+from scorekeeper.app import create_app  # noqa: E402
+from scorekeeper.games import barbu  # noqa: E402
+from scorekeeper.web import sheets  # noqa: E402
+
+PLAYERS = ["Ann", "Bob", "Ёжик", "Козлов"]
+TABLE = "<!doctype html><title>table</title><table>" + "".join(
+    "<tr>" + "".join(f"<td>{row * 7 - column * 13}</td>" for column in range(5)) + "</tr>" for row in range(1, 29)
+) + "</table>"
+RATIO_TARGET = 1.5
+GROWTH_TARGET_MIB = 10
+
+
+def entry(contract: str, players: list[str], block: int, index: int) -> dict:
+    """A legal entry for hand index (0-6) of a block: every other player doubles the declarer twice."""
+    seats = players[block:] + players[:block]
+    declarer, others = seats[0], seats[1:]
+    cards: dict = {
+        "no_tricks": {"tricks": dict(zip(seats, [3, 4, 5, 1]))},
+        "no_queens": {"queens": dict(zip(seats, [1, 0, 1, 2]))},
+        "no_hearts": {"hearts": dict(zip(seats, [4, 5, 2, 2])), "ace_of_hearts": seats[1]},
+        "no_last_two": {"second_last": seats[2], "last": seats[3]},
+        "barbu": {"king_of_hearts": seats[1]},
+        "trumps": {"tricks": dict(zip(seats, [6, 3, 1, 3])), "trump_suit": "hearts"},
+        "dominoes": {"order": [seats[1], seats[0], seats[3], seats[2]]},
+    }[contract]
+    doubles = []
+    if index < 2:
+        doubles = [{"by": p, "target": declarer, "redoubled": p == others[index]} for p in others]
+    elif contract not in barbu.POSITIVE:
+        doubles = [{"by": others[0], "target": others[1], "redoubled": index % 2 == 0}]
+    return {"contract": contract, "doubles": doubles, **cards}
+
+
+def full_barbu_match() -> str:
+    """Create and play a 28-hand Barbu match; return its public id."""
+    match, _ = matches.create("barbu", PLAYERS, {"first_declarer": PLAYERS[0]})
+    for number in range(barbu.HANDS):
+        block, index = divmod(number, barbu.HANDS_PER_DECLARER)
+        matches.record(match.public_id, entry(barbu.CONTRACTS[index], PLAYERS, block, index))
+    return match.public_id
+
+
+def rss_mib() -> float:
+    """Resident memory of this process in MiB, from /proc (Linux) or resource elsewhere."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource  # the peak, where /proc is missing
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def timed(render: Callable[[], bytes]) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    render()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=41, help="timed renders of each document")
+    parser.add_argument("--renders", type=int, default=300, help="sheet renders for the memory figure")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["SCOREKEEPER_INSTANCE_PATH"] = folder
+        app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite"})
+        with app.app_context():
+            public_id = full_barbu_match()
+        with app.test_request_context():
+            template, context = sheets.filled(matches.find(public_id))
+
+            def sheet() -> bytes:
+                return pdf.render_pdf(template, **context)
+
+            def table() -> bytes:
+                return pdf.html_to_pdf(TABLE, app.static_folder)
+
+            count = 0
+            for _ in range(3):  # warm: imports, fonts, caches
+                sheet(), table()
+            for count in range(4, 11):
+                sheet()
+            gc.collect()
+            after_10 = rss_mib()
+            times = [(timed(sheet), timed(table)) for _ in range(args.runs)]
+            for count in range(count + args.runs + 1, args.renders + 1):
+                sheet()
+            gc.collect()
+            after_all = rss_mib()
+        sheet_wall, sheet_cpu = (statistics.median(s[i] for s, _ in times) for i in (0, 1))
+        table_wall, table_cpu = (statistics.median(t[i] for _, t in times) for i in (0, 1))
+        print(f"full Barbu sheet, warm render: {sheet_wall * 1000:.0f} ms wall, {sheet_cpu * 1000:.0f} ms CPU "
+              f"(median of {args.runs})")
+        print(f"plain 28 x 5 table, warm render: {table_wall * 1000:.0f} ms wall, {table_cpu * 1000:.0f} ms CPU")
+        print(f"ratio sheet / table: {sheet_wall / table_wall:.2f} wall, {sheet_cpu / table_cpu:.2f} CPU "
+              f"(target: at most {RATIO_TARGET})")
+        print(f"memory: {after_10:.1f} MiB after 10 sheet renders, {after_all:.1f} MiB after {args.renders}: "
+              f"growth {after_all - after_10:.1f} MiB (target: under {GROWTH_TARGET_MIB} MiB)")
+        print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, WeasyPrint {weasyprint.__version__}")
+
+if __name__ == "__main__":
+    main()

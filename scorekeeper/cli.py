@@ -1,0 +1,57 @@
+"""Command line: export a score sheet as PDF.
+
+    flask --app scorekeeper.app:create_app sheet MATCH_ID -o sheet.pdf
+    flask --app scorekeeper.app:create_app sheet --blank barbu --players "Ann,Bob,Cid,Dee" -o blank.pdf
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+from werkzeug.datastructures import MultiDict
+
+from . import matches
+from .games import GAMES, InvalidHand
+from .pdf import render_pdf
+from .web import sheets  # the same template and context as the sheet's page
+
+
+@click.command("sheet")
+@click.argument("match_id", required=False)
+@click.option("--blank", "game", type=click.Choice(list(GAMES)), help="A blank sheet of this game instead.")
+@click.option("--players", default="", help="Blank sheet: names to print in, comma separated, in seat order.")
+@click.option("--seats", default="", help="Blank Hearts sheet without names: the number of players.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the PDF ('-' for standard output); default <game>-<id>.pdf here.")
+@with_appcontext
+def sheet(match_id: str | None, game: str | None, players: str, seats: str, output: Path | None) -> None:
+    """Write the score sheet of MATCH_ID (or a blank one with --blank GAME) as PDF."""
+    if (match_id is None) == (game is None):
+        raise click.UsageError("Give a match id, or --blank GAME for a blank sheet.")
+    with current_app.test_request_context():
+        try:
+            if match_id is not None:
+                match = matches.find(match_id)
+                if match is None:
+                    raise click.ClickException(f"There is no match {match_id}.")
+                template, context = sheets.filled(match)
+                name = f"{match.game}-{match.public_id}.pdf"
+            else:
+                template, context = sheets.blank(game, MultiDict({"players": players, "seats": seats}))
+                name = f"{game}-sheet.pdf"
+        except InvalidHand as err:
+            raise click.ClickException(str(err)) from None
+        data = render_pdf(template, **context)
+    if output is not None and str(output) == "-":
+        click.get_binary_stream("stdout").write(data)
+        return
+    target = output or Path(name)
+    target.write_bytes(data)
+    click.echo(f"Wrote {target} ({len(data):,} bytes).")
+
+
+def init_app(app: Flask) -> None:
+    app.cli.add_command(sheet)

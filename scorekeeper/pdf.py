@@ -1,0 +1,128 @@
+"""PDF output: render_pdf(template, **ctx) -> bytes, fetching nothing but the app's own static files.
+
+A sheet is laid out as if it were served from ORIGIN, a name that never resolves (RFC 2606's
+.invalid). The fetcher answers that origin's static paths from the static folder on disk and
+refuses every other URL by raising ValueError, which WeasyPrint reports and skips: no network,
+no ``file:``, no ``data:``, nothing outside the folder. WeasyPrint's FatalURLFetchingError is a
+BaseException that error handlers do not catch, so it is never used.
+
+Fonts come from @font-face rules in static/sheet.css and so through the same fetcher. One
+FontConfiguration serves the whole process (a fresh one per render leaks memory), and the sheet
+stylesheet is parsed once against it. WeasyPrint and Pango are not thread-safe, so renders take
+turns behind a lock and no two threads ever touch the shared state at once.
+"""
+
+from __future__ import annotations
+
+import atexit
+import mimetypes
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from flask import current_app, has_request_context, render_template, request
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+ORIGIN = "https://scorekeeper.invalid"
+URL_MAX = 500  # a longer URL is no static file of ours; keeps refusals short in the logs
+STYLESHEETS = ("sheet.css",)  # static files every PDF is laid out with, parsed once per process
+
+_lock = threading.Lock()
+_fonts: FontConfiguration | None = None
+_parsed: dict[Path, tuple[int, CSS]] = {}
+
+
+class StaticFetcher(URLFetcher):
+    """Serve ORIGIN + prefix + path from folder; refuse everything else with ValueError.
+
+    >>> fetcher = StaticFetcher("/srv/static")
+    >>> fetcher.fetch("file:///etc/passwd")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a static file of this app: file:///etc/passwd
+    """
+
+    def __init__(self, folder: str | Path, prefix: str = "/static/"):
+        # No redirects, no protocol but https: even the base class could not reach far.
+        super().__init__(timeout=1, allowed_protocols=("https",), allow_redirects=False)
+        self.folder = Path(folder).resolve()
+        self.prefix = prefix
+
+    def fetch(self, url: str, headers: Any = None) -> URLFetcherResponse:  # noqa: ARG002
+        """Answer a static file of the app, or raise ValueError."""
+        path = self.resolve(url)
+        content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": content_type})
+
+    def resolve(self, url: str) -> Path:
+        """The file a URL names inside the static folder, or ValueError."""
+        refused = ValueError(f"not a static file of this app: {url[:URL_MAX]}")
+        if len(url) > URL_MAX:
+            raise refused
+        parts = urlsplit(url)
+        if f"{parts.scheme}://{parts.netloc}" != ORIGIN or parts.query or parts.fragment:
+            raise refused
+        if not parts.path.startswith(self.prefix):
+            raise refused
+        relative = unquote(parts.path[len(self.prefix):])
+        if not relative or "\0" in relative or "\\" in relative:
+            raise refused
+        path = (self.folder / relative).resolve()
+        if not path.is_relative_to(self.folder) or not path.is_file():
+            raise refused
+        return path
+
+
+def font_config() -> FontConfiguration:
+    """The process's one font configuration, made on first use (call with the lock held)."""
+    global _fonts
+    if _fonts is None:
+        _fonts = FontConfiguration()
+    return _fonts
+
+
+@atexit.register
+def _drop_fonts() -> None:
+    """Let the font configuration remove its temporary folder when the process ends."""
+    global _fonts
+    _fonts = None
+    _parsed.clear()
+
+
+def stylesheet(name: str, fetcher: StaticFetcher) -> CSS:
+    """A static stylesheet parsed once and kept while its file is unchanged (call with the lock held).
+
+    Its @font-face rules load the fonts into the shared font configuration the first time.
+    """
+    url = f"{ORIGIN}{fetcher.prefix}{name}"
+    path = fetcher.resolve(url)
+    stamp = path.stat().st_mtime_ns
+    if path not in _parsed or _parsed[path][0] != stamp:
+        _parsed[path] = (stamp, CSS(url=url, url_fetcher=fetcher, font_config=font_config()))
+    return _parsed[path][1]
+
+
+def html_to_pdf(html: str, folder: str | Path, prefix: str = "/static/", base_path: str = "/",
+                stylesheets: tuple[str, ...] = ()) -> bytes:
+    """Lay out an HTML document (with static stylesheets) as PDF, fetching only through StaticFetcher."""
+    fetcher = StaticFetcher(folder, prefix)
+    with _lock:
+        document = HTML(string=html, base_url=ORIGIN + base_path, url_fetcher=fetcher)
+        css = [stylesheet(name, fetcher) for name in stylesheets]
+        return document.write_pdf(stylesheets=css, font_config=font_config())
+
+
+def render_pdf(template: str, **context: Any) -> bytes:
+    """Render a template (the one the HTML view uses, with pdf=True) into PDF bytes.
+
+    The template links STYLESHEETS only when not pdf: here they come parsed from the cache.
+    """
+    if not has_request_context():
+        with current_app.test_request_context():
+            return render_pdf(template, **context)
+    html = render_template(template, pdf=True, **context)
+    prefix = f"{request.script_root}{current_app.static_url_path}/"
+    return html_to_pdf(html, current_app.static_folder or "static", prefix, f"{request.script_root}/", STYLESHEETS)

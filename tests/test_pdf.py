@@ -1,0 +1,544 @@
+"""PDF score sheets, checked on the real files with poppler (pdfinfo, pdftotext, pdffonts, pdfdetach).
+
+Matches are built through the JSON API; the sheet must show exactly the numbers the API gives.
+Also: the locked-down URL fetcher, hostile player names, the one font configuration, renders
+from several threads, and the `flask sheet` export.
+"""
+
+from __future__ import annotations
+
+import doctest
+import re
+import shutil
+import socket
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from conftest import bearer, create_match
+from scorekeeper import pdf
+from scorekeeper.games import barbu
+from scorekeeper.web import sheets
+
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+
+BARBU = ["Ann", "Bob", "Ёжик", "Козлов"]
+KOZYOL = ["Ёжик", "Козлов", "Ann", "Bob"]
+HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Ёжик"]
+HOSTILE = [
+    '<img src="file:///etc/passwd">',
+    "<link rel=attachment href=/etc/passwd>",
+    "url(http://127.0.0.1:1/x)",
+    '"><style>@import "//127.0.0.1:1/"',
+]
+STATIC = f"{pdf.ORIGIN}/static/"
+
+
+# -- reading PDF files -----------------------------------------------------------------------
+
+
+def save(tmp_path: Path, data: bytes, name: str = "sheet.pdf") -> Path:
+    assert data.startswith(b"%PDF-"), data[:200]
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def poppler(*args: str) -> str:
+    return subprocess.run(args, check=True, capture_output=True, text=True, timeout=60).stdout
+
+
+def info(path: Path) -> dict[str, str]:
+    return dict(line.split(":", 1) for line in poppler("pdfinfo", str(path)).splitlines() if ":" in line)
+
+
+def pages(path: Path) -> int:
+    return int(info(path)["Pages"])
+
+
+def landscape(path: Path) -> bool:
+    width, height = map(float, re.findall(r"[\d.]+", info(path)["Page size"])[:2])
+    return width > height
+
+
+def text(path: Path) -> str:
+    return poppler("pdftotext", "-layout", str(path), "-")
+
+
+def squeezed(value: str) -> str:
+    """Text without any white space, so that names wrapped in narrow columns still match."""
+    return re.sub(r"\s+", "", value)
+
+
+def row(page_text: str, label: str) -> list[int]:
+    """The whole numbers on the first line that starts with label."""
+    line = next(line for line in page_text.splitlines() if line.strip().startswith(label))
+    return [int(n) for n in re.findall(r"-?\d+", line[line.index(label) + len(label):])]
+
+
+# -- building matches through the API --------------------------------------------------------
+
+
+def post(client: FlaskClient, match: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    answer = client.post(f"/api/v1/matches/{match['id']}/hands", json=entry, headers=bearer(match["edit_key"]))
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def barbu_entry(number: int, players: list[str]) -> dict[str, Any]:
+    """A legal entry for hand number (1-28, first declarer seat 0): each declarer doubled twice by everyone."""
+    block, index = divmod(number - 1, barbu.HANDS_PER_DECLARER)
+    contract = barbu.CONTRACTS[index]
+    seats = players[block:] + players[:block]
+    declarer, others = seats[0], seats[1:]
+    cards: dict[str, Any] = {
+        "no_tricks": {"tricks": dict(zip(seats, [3, 4, 5, 1]))},
+        "no_queens": {"queens": dict(zip(seats, [1, 0, 1, 2]))},
+        "no_hearts": {"hearts": dict(zip(seats, [4, 5, 2, 2])), "ace_of_hearts": seats[1]},
+        "no_last_two": {"second_last": seats[2], "last": seats[3]},
+        "barbu": {"king_of_hearts": seats[1]},
+        "trumps": {"tricks": dict(zip(seats, [6, 3, 1, 3])), "trump_suit": "spades"},
+        "dominoes": {"order": [seats[1], seats[0], seats[3], seats[2]]},
+    }[contract]
+    if index < 2:
+        doubles = [{"by": p, "target": declarer, "redoubled": p == others[index]} for p in others]
+    elif contract in barbu.POSITIVE:
+        doubles = []
+    else:
+        doubles = [{"by": others[0], "target": others[1], "redoubled": index == 2}]
+    return {"contract": contract, "doubles": doubles, **cards}
+
+
+def play_barbu(client: FlaskClient, players: list[str] = BARBU, hands: int = barbu.HANDS) -> tuple[dict, dict]:
+    match = create_match(client, "barbu", players, {"first_declarer": players[0]})
+    state = match
+    for number in range(1, hands + 1):
+        state = post(client, match, barbu_entry(number, players))
+    return match, state
+
+
+def play_kozyol(client: FlaskClient) -> tuple[dict, dict]:
+    """A series to the goat with eggs: team 2 (Козлов & Bob) reaches 12."""
+    match = create_match(client, "kozyol", KOZYOL, {"eggs_double_next": False})
+    deals = [{"points": [75, 45], "trump_suit": "hearts"}, {"points": [60, 60], "trump_suit": "spades"},
+             {"points": [29, 91]}, {"points": [120, 0], "tricks": [9, 0], "last_trick": "Ёжик"},
+             {"points": [90, 30], "trump_suit": "clubs"}]
+    state = match
+    for deal in deals:
+        state = post(client, match, deal)
+    return match, state
+
+
+def hearts_entry(number: int, players: list[str], heavy: int = 0) -> dict[str, Any]:
+    """Hearts spread round the table (heavy of them to seat 0), Black Marias to two players."""
+    hearts = {p: 0 for p in players}
+    marias = {p: 0 for p in players}
+    hearts[players[0]] += heavy
+    for i in range(26 - heavy):
+        hearts[players[(i * 3 + number) % len(players)]] += 1
+    if not heavy:
+        marias[players[number % len(players)]] += 1
+        marias[players[(number + 5) % len(players)]] += 1
+    return {"hearts": hearts, "black_marias": marias}
+
+
+def play_hearts(client: FlaskClient, players: list[str] = HEARTS, options: dict | None = None,
+                heavy: int = 0) -> tuple[dict, dict]:
+    match = create_match(client, "hearts", players, options or {})
+    state, number = match, 0
+    while not state["finished"]:
+        number += 1
+        if number == 3 and not heavy:  # someone shoots the moon and adds 26 to everyone else
+            entry = {"hearts": {p: 26 * (p == players[4]) for p in players},
+                     "black_marias": {p: 2 * (p == players[4]) for p in players}, "moon": "add"}
+        else:
+            entry = hearts_entry(number, players, heavy)
+        state = post(client, match, entry)
+    return match, state
+
+
+def sheet_pdf(client: FlaskClient, match: dict[str, Any]) -> bytes:
+    answer = client.get(f"/api/v1/matches/{match['id']}/sheet.pdf")
+    assert answer.status_code == 200, answer.text[:300]
+    assert answer.mimetype == "application/pdf"
+    return answer.data
+
+
+# -- filled sheets ---------------------------------------------------------------------------
+
+
+def test_barbu_full_match_fits_one_landscape_page_with_the_api_numbers(client, tmp_path):
+    match, state = play_barbu(client)
+    path = save(tmp_path, sheet_pdf(client, match))
+    assert pages(path) == 1
+    assert landscape(path)
+    assert "A4" in info(path)["Page size"]
+    page = text(path)
+    for name in BARBU:
+        assert name in page
+    totals = state["totals"]
+    assert row(page, "Total") == [totals[name] for name in BARBU]
+    for rank, name in enumerate(sorted(BARBU, key=lambda n: -totals[n]), 1):
+        assert re.search(rf"{name}\s+{totals[name]}\b", page), name
+    assert f"Winner: {state['winners'][0]}" in page or "Winners:" in page
+    # every hand's row: number, contract, then raw, score and running total of each player
+    for hand in state["hands"]:
+        line = next(line for line in page.splitlines() if re.match(rf"\s*{hand['number']}\s+[A-Z]", line))
+        numbers = [int(n) for n in re.findall(r"-?\d+", line)[1:]]
+        expected = [n for name in BARBU for n in (hand["raw"][name], hand["scores"][name], hand["totals"][name])]
+        assert numbers == expected, hand["number"]
+    for declarer in BARBU:
+        assert f"{declarer} declares" in page
+
+
+def test_barbu_in_progress_keeps_all_28_rows_and_says_standings(client, tmp_path):
+    match, state = play_barbu(client, hands=9)
+    path = save(tmp_path, sheet_pdf(client, match))
+    page = text(path)
+    assert pages(path) == 1
+    assert "Standings after hand 9" in page
+    assert re.search(r"^\s*28\s*$", page, re.M), "the rows still to play are printed empty"
+    assert row(page, "Total") == [state["totals"][name] for name in BARBU]
+
+
+def test_barbu_sheet_with_names_of_forty_characters_stays_on_one_page(client, tmp_path):
+    players = [f"{letter}" * 30 + " Longname" for letter in "WXYZ"]
+    assert all(len(p) <= 40 for p in players)
+    match, state = play_barbu(client, players)
+    path = save(tmp_path, sheet_pdf(client, match))
+    assert pages(path) == 1
+    assert row(text(path), "Total") == [state["totals"][p] for p in players]
+
+
+def test_kozyol_series_to_the_goat_with_eggs_on_one_page(client, tmp_path):
+    match, state = play_kozyol(client)
+    assert state["finished"] and state["goat"] == 1 and state["goat_with_eggs"]
+    path = save(tmp_path, sheet_pdf(client, match))
+    assert pages(path) == 1
+    assert not landscape(path)
+    page = text(path)
+    for name in KOZYOL:
+        assert name in page
+    assert "Козёл" in page and "яйца" in page
+    assert "Ёжик & Ann" in page and "Козлов & Bob" in page
+    assert "The goat (козёл): Козлов & Bob, with eggs (с яйцами)" in squeezed_spaces(page)
+    assert f"{state['totals'][0]} / 12" in page and f"{state['totals'][1]} / 12" in page
+    for hand in state["hands"]:
+        line = next(line for line in page.splitlines() if re.match(rf"\s*{hand['number']}\s+\S", line))
+        numbers = [int(n) for n in re.findall(r"\b\d+\b", line)]
+        assert numbers[1:3] == hand["entry"]["points"] and numbers[-2:] == hand["totals"], line
+        assert ("яйца" in line) is hand["eggs"]
+
+
+def squeezed_spaces(value: str) -> str:
+    return re.sub(r"[ \t]+", " ", value)
+
+
+def test_hearts_eleven_players_to_the_end_on_one_landscape_page(client, tmp_path):
+    match, state = play_hearts(client)
+    assert state["finished"] and len(state["hands"]) > 15
+    path = save(tmp_path, sheet_pdf(client, match))
+    assert pages(path) == 1
+    assert landscape(path)
+    page = text(path)
+    for name in HEARTS:
+        assert name in page
+    assert row(page, "Total") == [state["totals"][name] for name in HEARTS]
+    ranking = page[page.index("Final ranking"):]
+    for name in HEARTS:
+        assert re.search(rf"{name}\s+{state['totals'][name]}\b", ranking), name
+    assert f"Winner: {state['winners'][0]}" in page or "Winners:" in page
+    assert "☾" in page  # the moon shooter of hand 3
+    last = state["hands"][-1]
+    line = next(line for line in page.splitlines() if re.match(rf"\s*{last['number']}\s+\S", line))
+    numbers = [int(n) for n in re.findall(r"-?\d+", line)[1:]]
+    assert numbers == [n for name in HEARTS for n in (last["scores"][name], last["totals"][name])]
+
+
+def test_hearts_long_game_breaks_pages_and_repeats_the_header(client, tmp_path):
+    match, state = play_hearts(client, HEARTS[:6], {"target": 1000}, heavy=20)
+    assert len(state["hands"]) >= 40
+    path = save(tmp_path, sheet_pdf(client, match))
+    count = pages(path)
+    assert count >= 2
+    texts = text(path).split("\f")[:count]
+    for page in texts:
+        for name in HEARTS[:6]:
+            assert name in page, "every page repeats the players' header"
+    assert "Total" not in "".join(texts[:-1]) and "Total" in texts[-1]
+    printed = [int(n) for page in texts for n in re.findall(r"^\s*(\d+)\s+\S", page, re.M)]
+    assert printed == list(range(1, len(state["hands"]) + 1)), "each hand once, in order, no row cut in two"
+
+
+# -- blank sheets ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("game", "query", "names", "wide"), [
+    ("barbu", "?players=Ann,Bob,Ёжик,Козлов", BARBU, True),
+    ("barbu", "", [], True),
+    ("kozyol", "?players=Ёжик,Козлов,Ann,Bob", KOZYOL, False),
+    ("hearts", "?players=" + ",".join(HEARTS), HEARTS, True),
+    ("hearts", "?seats=6", [], True),
+])
+def test_blank_sheets_are_one_page_with_the_names_printed_in(client, tmp_path, game, query, names, wide):
+    answer = client.get(f"/sheets/{game}.pdf{query}")
+    assert answer.status_code == 200 and answer.mimetype == "application/pdf"
+    path = save(tmp_path, answer.data)
+    assert pages(path) == 1
+    assert landscape(path) is wide
+    page = text(path)
+    for name in names:
+        assert name in page
+    if game == "barbu":
+        assert page.count("doubles of the declarer") == 16  # two boxes per player in each of the 4 blocks
+        assert page.count("☐ ☐") >= 16 or page.count("☐☐") >= 16
+        assert re.search(r"^\s*28\b", page, re.M)
+    if game == "kozyol":
+        assert page.count("☐") >= 24  # twelve tally boxes per team
+    if game == "hearts":
+        assert re.search(r"^\s*20\b", page, re.M)
+
+
+# -- fonts -----------------------------------------------------------------------------------
+
+
+def test_bundled_fonts_are_embedded_and_cover_cyrillic_and_suits(client, tmp_path):
+    path = save(tmp_path, client.get("/sheets/kozyol.pdf?players=Ёжик,Козлов,Ann,Bob").data)
+    fonts = poppler("pdffonts", str(path)).splitlines()[2:]
+    assert fonts, "fonts are embedded"
+    assert all("Sheet-Sans" in line and " yes " in line for line in fonts), fonts
+    page = text(path)
+    assert "♠ ♥ ♦ ♣" in page and "Ёжик" in page and "Козлов" in page
+
+
+def test_one_font_configuration_serves_every_render(client):
+    client.get("/sheets/barbu.pdf")
+    first = pdf._fonts
+    assert first is not None
+    client.get("/sheets/hearts.pdf")
+    client.get("/sheets/kozyol.pdf")
+    assert pdf._fonts is first
+
+
+def test_renders_from_several_threads_take_turns(app, monkeypatch):
+    """WeasyPrint state is never used by two threads at once; every thread gets a whole PDF."""
+    active, most = [0], [0]
+    real = pdf.HTML.write_pdf
+
+    def counting(self, *args, **kwargs):
+        active[0] += 1
+        most[0] = max(most[0], active[0])
+        try:
+            return real(self, *args, **kwargs)
+        finally:
+            active[0] -= 1
+
+    monkeypatch.setattr(pdf.HTML, "write_pdf", counting)
+    results: list[bytes] = []
+
+    def render(game: str) -> None:
+        results.append(app.test_client().get(f"/sheets/{game}.pdf").data)
+
+    threads = [threading.Thread(target=render, args=(game,)) for game in ("barbu", "kozyol", "hearts", "barbu")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert len(results) == 4 and all(data.startswith(b"%PDF-") for data in results)
+    assert most[0] == 1
+
+
+# -- the locked-down fetcher -----------------------------------------------------------------
+
+
+@pytest.fixture
+def fetches(monkeypatch) -> list[tuple[str, bool]]:
+    """Every URL WeasyPrint asks the fetcher for, and whether it was served."""
+    seen: list[tuple[str, bool]] = []
+    real = pdf.StaticFetcher.fetch
+
+    def spy(self, url, headers=None):
+        try:
+            response = real(self, url, headers)
+        except ValueError:
+            seen.append((url, False))
+            raise
+        seen.append((url, True))
+        return response
+
+    monkeypatch.setattr(pdf.StaticFetcher, "fetch", spy)
+    return seen
+
+
+def embedded_files(path: Path) -> str:
+    return poppler("pdfdetach", "-list", str(path)).strip()
+
+
+def test_hostile_names_are_printed_literally_and_nothing_is_fetched(client, tmp_path, fetches):
+    pdf._parsed.clear()  # parse the stylesheet again, so its font fetches are seen too
+    match, _ = play_barbu(client, HOSTILE, hands=8)
+    data = sheet_pdf(client, match)
+    path = save(tmp_path, data)
+    flat = squeezed(poppler("pdftotext", str(path), "-"))
+    for name in HOSTILE:
+        assert squeezed(name) in flat, name
+    assert embedded_files(path) == "0 embedded files"
+    assert b"/EmbeddedFile" not in data and b"/Filespec" not in data
+    assert fetches and all(url.startswith(STATIC) and served for url, served in fetches), fetches
+    assert {url.removeprefix(STATIC) for url, _ in fetches} <= {"sheet.css", "fonts/DejaVuSans.ttf",
+                                                                "fonts/DejaVuSans-Bold.ttf"}
+    page = client.get(f"/m/{match['id']}/sheet").text
+    assert "&lt;img src=&#34;file:///etc/passwd&#34;&gt;" in page
+    assert '<img src="file:' not in page and "<link rel=attachment" not in page
+
+
+def test_hostile_names_on_a_blank_sheet(client, tmp_path, fetches):
+    answer = client.get("/sheets/barbu.pdf", query_string=[("players", name) for name in HOSTILE])
+    assert answer.status_code == 200, answer.text[:300]
+    path = save(tmp_path, answer.data)
+    flat = squeezed(poppler("pdftotext", str(path), "-"))
+    for name in HOSTILE:
+        assert squeezed(name) in flat
+    assert embedded_files(path) == "0 embedded files"
+    assert all(url.startswith(STATIC) and served for url, served in fetches), fetches
+
+
+@pytest.fixture
+def listener():
+    """A TCP port on this machine that counts the connections made to it."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.2)
+    hits: list[Any] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                continue
+            hits.append(connection)
+            connection.close()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1], hits
+    stop.set()
+    thread.join(2)
+    server.close()
+
+
+def test_the_fetcher_refuses_everything_but_static_files_even_in_raw_html(app, tmp_path, fetches, listener):
+    """The last line of defence: markup that escaping would never let through still fetches nothing."""
+    port, hits = listener
+    hostile = f"""<!doctype html><title>x</title>
+      <link rel="stylesheet" href="http://127.0.0.1:{port}/x.css">
+      <link rel="attachment" href="file:///etc/passwd"><link rel="attachment" href="/static/../../../etc/passwd">
+      <img src="file:///etc/passwd"><img src="http://127.0.0.1:{port}/i.png"><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+      <img src="/static/%2e%2e/%2e%2e/etc/passwd"><img src="/static/../pyproject.toml"><img src="/etc/hostname">
+      <object data="file:///etc/passwd"></object><embed src="file:///etc/passwd">
+      <div style="background: url(http://127.0.0.1:{port}/bg); font-family: x">text</div>
+      <style>@import "http://127.0.0.1:{port}/imp.css"; @font-face {{ font-family: x; src: url(file:///etc/passwd) }}</style>
+      <p>only text</p>"""
+    with app.test_request_context():
+        data = pdf.html_to_pdf(hostile, app.static_folder)
+    path = save(tmp_path, data)
+    assert "only text" in text(path)
+    assert embedded_files(path) == "0 embedded files"
+    assert b"/EmbeddedFile" not in data
+    assert hits == [], "nothing connected to the network"
+    assert fetches, "WeasyPrint asked, and was refused"
+    assert all(not served for _, served in fetches), fetches
+    asked = " ".join(url for url, _ in fetches)
+    assert "file:///etc/passwd" in asked and f"127.0.0.1:{port}" in asked
+
+
+@pytest.mark.parametrize("url", [
+    "file:///etc/passwd",
+    "file:///work/static/sheet.css",
+    "http://127.0.0.1:1/x",
+    f"http://{pdf.ORIGIN.split('://')[1]}/static/sheet.css",
+    "https://example.org/static/sheet.css",
+    f"{pdf.ORIGIN}:443/static/sheet.css",
+    "data:text/css,body{}",
+    f"{pdf.ORIGIN}/etc/passwd",
+    f"{pdf.ORIGIN}/static/../pyproject.toml",
+    f"{pdf.ORIGIN}/static/%2e%2e/pyproject.toml",
+    f"{pdf.ORIGIN}/static/fonts",
+    f"{pdf.ORIGIN}/static/",
+    f"{pdf.ORIGIN}/static/missing.css",
+    f"{pdf.ORIGIN}/static/sheet.css?x=1",
+    f"{pdf.ORIGIN}/static/sheet.css#x",
+    f"{pdf.ORIGIN}/static/%00sheet.css",
+    f"{pdf.ORIGIN}/static/" + "a" * 600,
+])
+def test_static_fetcher_refuses(app, url):
+    fetcher = pdf.StaticFetcher(app.static_folder)
+    with pytest.raises(ValueError):
+        fetcher.fetch(url)
+
+
+def test_static_fetcher_refuses_a_link_out_of_the_folder(tmp_path):
+    folder = tmp_path / "static"
+    folder.mkdir()
+    (folder / "ok.css").write_text("p {}")
+    (folder / "out.css").symlink_to("/etc/hostname")
+    fetcher = pdf.StaticFetcher(folder)
+    assert fetcher.fetch(f"{pdf.ORIGIN}/static/ok.css").read() == b"p {}"
+    with pytest.raises(ValueError):
+        fetcher.fetch(f"{pdf.ORIGIN}/static/out.css")
+
+
+def test_static_fetcher_serves_the_sheet_stylesheet_and_fonts(app):
+    fetcher = pdf.StaticFetcher(app.static_folder)
+    css = fetcher.fetch(f"{STATIC}sheet.css")
+    assert css.content_type == "text/css" and b"@font-face" in css.read()
+    font = fetcher.fetch(f"{STATIC}fonts/DejaVuSans.ttf")
+    assert font.read(4) == b"\x00\x01\x00\x00"
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+def test_cli_exports_a_match_sheet(client, runner, tmp_path):
+    match, state = play_kozyol(client)
+    target = tmp_path / "out.pdf"
+    result = runner.invoke(args=["sheet", match["id"], "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert "Wrote" in result.output
+    assert pages(target) == 1
+    assert "Козлов & Bob" in text(target)
+
+
+def test_cli_exports_a_blank_sheet(runner, tmp_path):
+    target = tmp_path / "blank.pdf"
+    result = runner.invoke(args=["sheet", "--blank", "hearts", "--players", "Ann,Bob,Cid,Dee,Eve,Ёжик", "-o", str(target)])
+    assert result.exit_code == 0, result.output
+    assert pages(target) == 1 and "Ёжик" in text(target)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["sheet", "no-such-match"], "There is no match no-such-match"),
+    (["sheet", "--blank", "barbu", "--players", "Ann,Bob"], "exactly 4 players"),
+    (["sheet", "--blank", "hearts", "--seats", "3"], "6 to 11 players"),
+    (["sheet"], "Give a match id"),
+])
+def test_cli_refuses_with_a_message(runner, args, message):
+    result = runner.invoke(args=args)
+    assert result.exit_code != 0
+    assert message in result.output
+
+
+# -- small pieces ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module", [pdf, sheets])
+def test_doctests(module):
+    result = doctest.testmod(module, verbose=False)
+    assert result.failed == 0 and result.attempted > 0
