@@ -19,6 +19,7 @@ import mimetypes
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.request import OpenerDirector
 from urllib.parse import unquote, urlsplit
 
 from flask import current_app, has_request_context, render_template, request
@@ -46,8 +47,12 @@ class StaticFetcher(URLFetcher):
     """
 
     def __init__(self, folder: str | Path, prefix: str = "/static/"):
-        # No redirects, no protocol but https: even the base class could not reach far.
-        super().__init__(timeout=1, allowed_protocols=("https",), allow_redirects=False)
+        # Not URLFetcher.__init__: it installs network handlers, and building its HTTPS handler
+        # loads the system's certificates anew for every fetcher (native memory that stays).
+        # Without handlers the opener underneath cannot open anything at all.
+        OpenerDirector.__init__(self)
+        self._timeout, self._http_headers, self._allowed_protocols = 1, {}, ()
+        self._fail_on_errors, self._request = False, None
         self.folder = Path(folder).resolve()
         self.prefix = prefix
 
@@ -56,6 +61,10 @@ class StaticFetcher(URLFetcher):
         path = self.resolve(url)
         content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": content_type})
+
+    def open(self, url: Any, data: Any = None, timeout: Any = None) -> URLFetcherResponse:  # noqa: ARG002
+        """Only ever through fetch: the static folder or ValueError."""
+        return self.fetch(url if isinstance(url, str) else url.full_url)
 
     def resolve(self, url: str) -> Path:
         """The file a URL names inside the static folder, or ValueError."""
