@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timezone
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
@@ -141,7 +142,8 @@ def history(public_id: str):
     changes = matches.history(found(public_id))
     return jsonify({"changes": [
         {"number": c.number, "action": c.action, "before": c.before, "after": c.after, "source": c.source,
-         "at": c.at.isoformat(timespec="seconds")}
+         # SQLite hands the UTC time back without its zone: say it, as PostgreSQL does.
+         "at": (c.at if c.at.tzinfo else c.at.replace(tzinfo=timezone.utc)).isoformat(timespec="seconds")}
         for c in changes
     ]})
 

@@ -50,7 +50,7 @@ def restore():
             upload = request.files.get("document")
             document = json.loads(upload.read(2_000_000)) if upload else None
             match, key = backup.restore(document, source=phone.source())
-        except (ValueError, UnicodeDecodeError) as err:
+        except (ValueError, UnicodeDecodeError, RecursionError) as err:  # RecursionError: nested too deep
             form.refuse(err if isinstance(err, InvalidHand) else InvalidHand(
                 [("document", _("This file is not a match exported from Scorekeeper."))]))
         else:
