@@ -127,7 +127,7 @@ def requested_seats(game: Game, args: MultiDict[str, str]) -> int:
     raw = args.get("seats", "").strip()
     if not raw:
         return HEARTS_SEATS if game.min_players <= HEARTS_SEATS <= game.max_players else game.min_players
-    if not raw.isdigit() or not game.min_players <= int(raw) <= game.max_players:
+    if not (raw.isascii() and raw.isdigit()) or not game.min_players <= int(raw) <= game.max_players:
         raise refuse("seats", N_("This game needs {low} to {high} players."), low=game.min_players,
                      high=game.max_players)
     return int(raw)
