@@ -14,7 +14,7 @@ FORMAT_VERSION = 1
 
 
 def export(match: Match) -> dict[str, Any]:
-    """Everything needed to rebuild the match: game, players, options, entries as entered."""
+    """Everything needed to rebuild the match: game, players, options, sheet language, entries as entered."""
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -22,6 +22,7 @@ def export(match: Match) -> dict[str, Any]:
         "game": match.game,
         "players": match.players,
         "options": match.options,
+        "language": match.language,
         "hands": [hand.entry for hand in match.hands],
     }
 
@@ -35,5 +36,6 @@ def restore(document: Any, source: str = "import") -> tuple[Match, str]:
     entries = document.get("hands", [])
     if not isinstance(entries, list):
         raise refuse("hands", N_("The hands of the export are damaged."))
-    match, key = matches.create(document.get("game"), document.get("players"), document.get("options"), entries, source)
+    match, key = matches.create(document.get("game"), document.get("players"), document.get("options"), entries, source,
+                                document.get("language"))
     return match, key

@@ -37,14 +37,16 @@ def sheet(match_id: str | None, game: str | None, players: str, seats: str, outp
                 match = matches.find(match_id)
                 if match is None:
                     raise click.ClickException(f"There is no match {match_id}.")
-                template, context = sheets.filled(match)
+                with sheets.in_language(match):
+                    template, context = sheets.filled(match)
+                    data = render_pdf(template, **context)
                 name = f"{match.game}-{match.public_id}.pdf"
             else:
                 template, context = sheets.blank(game, MultiDict({"players": players, "seats": seats}))
+                data = render_pdf(template, **context)
                 name = f"{game}-sheet.pdf"
         except InvalidHand as err:
             raise click.ClickException(str(err)) from None
-        data = render_pdf(template, **context)
     if output is not None and str(output) == "-":
         click.get_binary_stream("stdout").write(data)
         return

@@ -20,6 +20,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from .db import db
 from .games import GAMES, InvalidHand, Reason
 from .games.base import N_, Sheet, parse_players, refuse
+from .i18n import LANGUAGES
 from .models import Hand, HandChange, Match, utcnow
 
 WRITE_ATTEMPTS = 25
@@ -52,11 +53,17 @@ def find(public_id: str) -> Match | None:
     return db.session.scalar(select(Match).where(Match.public_id == public_id))
 
 
-def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), source: str = "") -> tuple[Match, str]:
-    """Validate and store a new match (with hands, when restoring); return it with its edit key."""
+def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), source: str = "",
+           language: Any = None) -> tuple[Match, str]:
+    """Validate and store a new match (with hands, when restoring); return it with its edit key.
+
+    ``language`` fixes the language its sheet is printed in (None: the reader's).
+    """
     game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
     if game is None:
         raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
+    if language not in (None, "") and language not in LANGUAGES:
+        raise refuse("language", N_("Choose one of the languages: {languages}."), languages=", ".join(LANGUAGES))
     names = parse_players(players, game.min_players, game.max_players)
     parsed = game.parse_options(names, options, secrets.SystemRandom())
     sheet = game.new_sheet(names, parsed)
@@ -73,6 +80,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         players=names,
         options=parsed,
         edit_key_hash=hash_key(key),
+        language=language or None,
         hands=[Hand(number=hand["number"], entry=hand["entry"]) for hand in sheet.hands],
     )
     db.session.add(match)

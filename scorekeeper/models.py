@@ -25,6 +25,8 @@ class Match(db.Model):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(default=1)
     edit_key_hash: Mapped[str] = mapped_column(String(64))
+    # The language its score sheet is printed in; None: the language of whoever prints it.
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 

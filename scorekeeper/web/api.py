@@ -25,6 +25,7 @@ def state(match: Match, sheet: matches.Sheet) -> dict[str, Any]:
         "game": match.game,
         "players": match.players,
         "options": match.options,
+        "language": match.language,  # extension: the language its sheet is printed in; null: the reader's
         "hands": sheet.hands,
         **sheet.summary(),
         "version": match.version,
@@ -88,7 +89,8 @@ def not_found(err: matches.NotFound):  # noqa: ARG001
 @bp.post("/matches")
 def create():
     data = body()
-    match, key = matches.create(data.get("game"), data.get("players"), data.get("options"))
+    match, key = matches.create(data.get("game"), data.get("players"), data.get("options"),
+                                language=data.get("language"))
     edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)
     return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url)
 

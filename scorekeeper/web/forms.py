@@ -6,12 +6,17 @@ from typing import Any
 
 from flask import current_app, session
 from flask_babel import get_locale, lazy_gettext as _l
-from wtforms import FieldList, Form, StringField
+from wtforms import FieldList, Form, SelectField, StringField
 from wtforms.csrf.session import SessionCSRF
 from wtforms.fields.choices import SelectChoice
 
 from ..games import InvalidHand
-from ..i18n import translate
+from ..i18n import LANGUAGE_NAMES, translate
+
+# The suits and the court cards as the table names them (notes on a hand; the entry keeps the slug).
+SUIT_NAMES = {"spades": _l("♠ Spades"), "hearts": _l("♥ Hearts"), "diamonds": _l("♦ Diamonds"),
+              "clubs": _l("♣ Clubs")}
+RANK_LETTERS = {"J": _l("J"), "Q": _l("Q"), "K": _l("K"), "A": _l("A")}
 
 
 class TableForm(Form):
@@ -50,6 +55,13 @@ class NewMatchForm(TableForm):
     """Names in seating order; each game adds its options."""
 
     players = FieldList(StringField(_l("Name")), min_entries=4, max_entries=11)
+    # The printed sheet's language: the reader's by default, or fixed for the whole table.
+    language = SelectField(
+        _l("Language of the printed sheet"),
+        choices=[SelectChoice("", _l("The language of whoever prints it"))]
+        + [SelectChoice(code, name, render_kw={"lang": code}) for code, name in LANGUAGE_NAMES.items()],
+        default="",
+    )
 
     def __init__(self, formdata: Any = None, seats: int = 4, **kwargs: Any):
         super().__init__(formdata, **kwargs)

@@ -32,7 +32,7 @@ def new_match(game: str):
     form = new_match_form(game, request.form if request.method == "POST" else None)
     if request.method == "POST" and form.validate():
         try:
-            match, key = matches.create(game, form.names(), form.options())
+            match, key = matches.create(game, form.names(), form.options(), language=form.language.data)
         except InvalidHand as err:
             form.refuse(err)
         else:

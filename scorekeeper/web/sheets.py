@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask_babel import force_locale
 from werkzeug.datastructures import MultiDict
 
 from .. import matches
@@ -154,6 +156,11 @@ def pdf_response(data: bytes, name: str) -> Response:
                     headers={"Content-Disposition": f'inline; filename="{safe}.pdf"'})
 
 
+def in_language(match: Match) -> AbstractContextManager[Any]:
+    """Print in the language the match fixed for its sheet, else in the reader's."""
+    return force_locale(match.language) if match.language else nullcontext()
+
+
 def found(public_id: str) -> Match:
     match = matches.find(public_id)
     if match is None:
@@ -169,15 +176,19 @@ def refused(err: InvalidHand):
 
 @bp.get("/m/<public_id>/sheet")
 def match_view(public_id: str):
-    template, context = filled(found(public_id))
-    return render_template(template, pdf=False, **context)
+    match = found(public_id)
+    with in_language(match):
+        template, context = filled(match)
+        return render_template(template, pdf=False, **context)
 
 
 @bp.get("/api/v1/matches/<public_id>/sheet.pdf")
 def match_pdf(public_id: str):
     match = found(public_id)
-    template, context = filled(match)
-    return pdf_response(render_pdf(template, **context), f"{match.game}-{match.public_id}")
+    with in_language(match):
+        template, context = filled(match)
+        data = render_pdf(template, **context)
+    return pdf_response(data, f"{match.game}-{match.public_id}")
 
 
 @bp.get(f"/sheets/{GAME}")
