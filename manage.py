@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Set up and run Scorekeeper with nothing but Python 3.11+.
 
+Each command first compiles the translations (translations/*/LC_MESSAGES/messages.po into .mo) when changed.
+
     python3 manage.py run     install into .venv if needed, then serve the app on http://127.0.0.1:5000
     python3 manage.py serve   production: migrate the database once, then gunicorn with several workers on :8000
     python3 manage.py test    install into .venv (with the test tools) if needed, then run the whole test suite,
@@ -66,8 +68,20 @@ def ensure_system_packages(packages: dict[str, str]) -> None:
     subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], check=True, env=env)
 
 
+def compile_translations() -> None:
+    """Compile the message catalogs (.po -> .mo, not committed) when a .mo is missing or older."""
+    catalogs = sorted((ROOT / "translations").glob("*/LC_MESSAGES/messages.po"))
+    stale = [po for po in catalogs if not po.with_suffix(".mo").exists()
+             or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime]
+    if stale:
+        say("compiling the translations")
+        pybabel = BIN / ("pybabel.exe" if os.name == "nt" else "pybabel")
+        subprocess.run([str(pybabel), "-q", "compile", "-d", str(ROOT / "translations")], check=True, cwd=ROOT)
+
+
 def run(args: list[str]) -> int:
     ensure_venv("")
+    compile_translations()
     flask = [str(PYTHON), "-m", "flask", "--app", "scorekeeper.app:create_app", "run"]
     return subprocess.call([*flask, *(args or ["--host", "127.0.0.1", "--port", "5000"])], cwd=ROOT)
 
@@ -88,6 +102,7 @@ def postgres_ready() -> bool:
 def serve(args: list[str]) -> int:
     """Production: bring the schema up to date once, then start gunicorn with several workers."""
     ensure_venv("")
+    compile_translations()
     env = {**os.environ, "SCOREKEEPER_MIGRATE_ON_START": "false"}
     flask = [str(PYTHON), "-m", "flask", "--app", "scorekeeper.app:create_app"]
     code = subprocess.call([*flask, "db", "upgrade"], cwd=ROOT, env=env)
@@ -99,6 +114,7 @@ def serve(args: list[str]) -> int:
 def test(args: list[str]) -> int:
     ensure_venv("[test]")
     ensure_system_packages(TEST_SYSTEM_PACKAGES)
+    compile_translations()
     pytest = [str(PYTHON), "-m", "pytest", *args]
     say("test run 1 of 2: SQLite")
     code = subprocess.call(pytest, cwd=ROOT)

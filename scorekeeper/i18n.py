@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from flask import Flask, request, session
 from flask_babel import Babel, get_locale, gettext
 
+from .config import ROOT
 from .games import Reason
+
+CATALOGS = ROOT / "translations"
 
 LANGUAGES = ("en", "fr", "ru")
 LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ru": "Русский"}
@@ -38,3 +45,25 @@ def init_app(app: Flask) -> None:
 
 def current_language() -> str:
     return str(get_locale() or LANGUAGES[0])
+
+
+def compile_catalogs(folder: Path = CATALOGS) -> list[Path]:
+    """Compile every messages.po whose .mo is missing or older; return the .mo files written.
+
+    The .mo files are built, not committed: manage.py and the test session call this first.
+    Each is written beside and then renamed, so a server or test starting meanwhile never
+    reads half a catalog.
+    """
+    written = []
+    for po in sorted(folder.glob("*/LC_MESSAGES/messages.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalog = read_po(source)
+        partial = mo.with_name(f".{mo.name}.{os.getpid()}")
+        with partial.open("wb") as target:
+            write_mo(target, catalog)
+        os.replace(partial, mo)
+        written.append(mo)
+    return written

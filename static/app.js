@@ -20,9 +20,8 @@
     var out = fieldset.querySelector(".remaining");
     out.classList.toggle("done", sum === total);
     out.classList.toggle("over", sum > total);
-    out.textContent = sum === total ? fieldset.dataset.done
-      : sum < total ? fieldset.dataset.left.replace("{left}", total - sum)
-      : fieldset.dataset.over.replace("{over}", sum - total);
+    // The page brings the sentence for every possible sum, in the player's language and plural forms.
+    out.textContent = JSON.parse(fieldset.dataset.counter)[sum] || "";
   }
 
   // Doubles: two players cannot double each other; doubling back is the redouble.

@@ -15,6 +15,7 @@ from sqlalchemy.pool import NullPool
 
 from scorekeeper.app import create_app
 from scorekeeper.db import db
+from scorekeeper.i18n import compile_catalogs
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
@@ -40,6 +41,11 @@ def database_url(tmp_path) -> str:
         reset_postgres(POSTGRES_URL)
         return POSTGRES_URL
     return f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}"
+
+
+def pytest_sessionstart(session) -> None:
+    """Compile the translations (.mo files are built, not committed) when missing or older than the .po."""
+    compile_catalogs()
 
 
 def pytest_collection_modifyitems(config, items) -> None:

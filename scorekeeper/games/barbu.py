@@ -211,6 +211,8 @@ class BarbuSheet:
         self.options = dict(options)
         self.first = self.players.index(options["first_declarer"])
         self.hands: list[dict[str, Any]] = []
+        # Hand number -> the reasons behind its warnings, for the web layer to translate.
+        self.warned: dict[int, list[Reason]] = {}
         self.totals = {p: 0 for p in self.players}
         # Per block: contracts named so far and doubles of the declarer per player.
         self.used: set[str] = set()
@@ -253,6 +255,8 @@ class BarbuSheet:
         doubles = parse_doubles(entry.get("doubles"), contract, declarer, self.players)
         normalized["doubles"] = doubles
         warnings = self._check_obligation(doubles, declarer)
+        if warnings:
+            self.warned[number] = warnings
         raw = raw_scores(contract, normalized, self.players, self.options["domino_scores"])
         scores = settle(raw, doubles)
         self._advance(contract, doubles, declarer, scores)
@@ -266,12 +270,12 @@ class BarbuSheet:
             "raw": raw,
             "scores": scores,
             "totals": dict(self.totals),
-            "warnings": warnings,
+            "warnings": [str(reason) for reason in warnings],
         }
         self.hands.append(hand)
         return hand
 
-    def _check_obligation(self, doubles: list[dict[str, Any]], declarer: str) -> list[str]:
+    def _check_obligation(self, doubles: list[dict[str, Any]], declarer: str) -> list[Reason]:
         _, must = self.obligations()
         doubling = {d["by"] for d in doubles if d["target"] == declarer}
         missing = [p for p in must if p not in doubling]
@@ -289,7 +293,7 @@ class BarbuSheet:
         ]
         if self.options["enforce_declarer_doubles"]:
             raise InvalidHand(reasons)
-        return [str(reason) for _, reason in reasons]
+        return [reason for _, reason in reasons]
 
     def _advance(self, contract: str, doubles: list[dict[str, Any]], declarer: str, scores: dict[str, int]) -> None:
         for p in self.players:

@@ -4,20 +4,44 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import lazy_gettext as _l
+from flask_babel import gettext as _, lazy_gettext as _l, ngettext
 from wtforms import BooleanField, RadioField, SelectField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from ..games import barbu
 from ..games.base import SUITS
-from .forms import NewMatchForm, TableForm, seat_choices
+from .forms import RANK_LETTERS, SUIT_NAMES, NewMatchForm, TableForm, seat_choices
 
 COUNTED = {"no_tricks": "tricks", "trumps": "tricks", "no_queens": "queens", "no_hearts": "hearts"}
 COUNT_LIMITS = {"tricks": barbu.CARDS_PER_HAND, "hearts": barbu.CARDS_PER_HAND, "queens": 4}
 CHOSEN = {"no_hearts": ("ace_of_hearts",), "no_last_two": ("second_last", "last"), "barbu": ("king_of_hearts",)}
 PLACES = ("place_0", "place_1", "place_2", "place_3")
 DOUBLE_CHOICES = [SelectChoice("", "–"), SelectChoice("double", _l("Double")), SelectChoice("redouble", _l("Redouble"))]
+# What the counter says: all counted, n left, n too many (13 and 4 are the rules' totals).
+COUNTER_TEXTS = {
+    "tricks": (lambda: _("13 tricks: all counted"),
+               lambda n: ngettext("13 tricks: %(num)d left", "13 tricks: %(num)d left", n),
+               lambda n: ngettext("13 tricks: %(num)d too many", "13 tricks: %(num)d too many", n)),
+    "queens": (lambda: _("4 queens: all counted"),
+               lambda n: ngettext("4 queens: %(num)d left", "4 queens: %(num)d left", n),
+               lambda n: ngettext("4 queens: %(num)d too many", "4 queens: %(num)d too many", n)),
+    "hearts": (lambda: _("13 hearts: all counted"),
+               lambda n: ngettext("13 hearts: %(num)d left", "13 hearts: %(num)d left", n),
+               lambda n: ngettext("13 hearts: %(num)d too many", "13 hearts: %(num)d too many", n)),
+}
+
+
+def counter_texts(field: str, seats: int) -> dict[int, str]:
+    """The counter's sentence for every sum the taps can make, plurals done here, not in the script.
+
+    >>> len(counter_texts("queens", 4))  # 0 to 16 queens tapped
+    17
+    """
+    limit = COUNT_LIMITS[field]
+    done, left, over = COUNTER_TEXTS[field]
+    return {total: done() if total == limit else left(limit - total) if total < limit else over(total - limit)
+            for total in range(limit * seats + 1)}
 
 
 def double_cells(contract: str, players: list[str], declarer: str) -> list[tuple[int, int]]:
@@ -34,11 +58,16 @@ def hand_form(contract: str, players: list[str], declarer: str, formdata: Any, e
               must: list[str]) -> TableForm:
     """Build the form for one contract, filled from an entry (editing) or the compulsory doubles."""
 
+    field = COUNTED.get(contract)
+
     class HandForm(TableForm):
         shown_fields = frozenset({*COUNT_LIMITS, *PLACES, "ace_of_hearts", "second_last", "last", "king_of_hearts",
                                   "order", "doubles"})
 
-    field = COUNTED.get(contract)
+        def counter(self) -> dict[int, str]:
+            """What the counter says for each sum tapped (see counter_texts)."""
+            return counter_texts(field, len(players)) if field else {}
+
     if field:  # one tap per player: the template shows 0..limit as big buttons
         choices = [SelectChoice(n, str(n)) for n in range(COUNT_LIMITS[field] + 1)]
         for seat in range(len(players)):
@@ -50,10 +79,10 @@ def hand_form(contract: str, players: list[str], declarer: str, formdata: Any, e
         for place in PLACES:
             setattr(HandForm, place, RadioField(place, choices=seat_choices(players), validators=[InputRequired()]))
         setattr(HandForm, "start_rank", RadioField(_l("Starting rank"), choices=[SelectChoice("", "–")] + [
-            SelectChoice(rank) for rank in barbu.RANKS], default="", validators=[Optional()]))
+            SelectChoice(rank, RANK_LETTERS.get(rank, rank)) for rank in barbu.RANKS], default="", validators=[Optional()]))
     if contract == "trumps":
         setattr(HandForm, "trump_suit", RadioField(_l("Trump suit"), choices=[SelectChoice("", "–")] + [
-            SelectChoice(suit) for suit in SUITS], default="", validators=[Optional()]))
+            SelectChoice(suit, SUIT_NAMES[suit]) for suit in SUITS], default="", validators=[Optional()]))
     for by, target in double_cells(contract, players, declarer):
         setattr(HandForm, f"double_{by}_{target}", RadioField(choices=DOUBLE_CHOICES, default="", validators=[Optional()]))
     data = entry_to_data(entry, players) if entry else must_data(must, players, declarer)

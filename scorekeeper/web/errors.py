@@ -6,17 +6,19 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from ..games.base import N_
+
 MESSAGES = {
-    400: "That request could not be read.",
-    401: "This needs the match's edit key.",
-    403: "That edit key does not belong to this match.",
-    404: "There is no such match or hand.",
-    405: "That action is not available here.",
-    409: "That does not fit the match as it is now.",
-    413: "That request is too large.",
-    415: "Send the request as JSON.",
-    422: "That entry breaks a rule.",
-    500: "Something went wrong on our side; nothing you entered was lost.",
+    400: N_("That request could not be read."),
+    401: N_("This needs the match's edit key."),
+    403: N_("That edit key does not belong to this match."),
+    404: N_("There is no such match or hand."),
+    405: N_("That action is not available here."),
+    409: N_("That does not fit the match as it is now."),
+    413: N_("That request is too large."),
+    415: N_("Send the request as JSON."),
+    422: N_("That entry breaks a rule."),
+    500: N_("Something went wrong on our side; nothing you entered was lost."),
 }
 
 
@@ -29,7 +31,7 @@ def json_error(status: int, message: str, fields: dict[str, str] | None = None) 
 
 
 # In the browser a 403 means this phone has no edit key (it cannot send a wrong one).
-PAGE_MESSAGES = {403: "Only phones that opened the edit link can enter hands. Ask the table for it."}
+PAGE_MESSAGES = {403: N_("Only phones that opened the edit link can enter hands. Ask the table for it.")}
 
 
 def handle_http(err: HTTPException):

@@ -15,12 +15,10 @@ from wtforms.validators import InputRequired, NumberRange, Optional, ValidationE
 
 from ..games import kozyol
 from ..games.base import SUITS
-from .forms import NewMatchForm, TableForm, seat_choices
+from .forms import SUIT_NAMES, NewMatchForm, TableForm, seat_choices
 
 RANKS = tuple(kozyol.CARD_VALUES)  # A, 10, K, Q, J: the cards that count
 RANK_NAMES = {"A": _l("Aces"), "10": _l("Tens"), "K": _l("Kings"), "Q": _l("Queens"), "J": _l("Jacks")}
-SUIT_NAMES = {"spades": _l("♠ Spades"), "hearts": _l("♥ Hearts"), "diamonds": _l("♦ Diamonds"),
-              "clubs": _l("♣ Clubs")}
 MODES = [SelectChoice("points", _l("Type the points")), SelectChoice("cards", _l("Count the cards"))]
 ANSWERS = [SelectChoice("yes", _l("Yes, a trick or more")), SelectChoice("no", _l("No trick at all"))]
 NONE = SelectChoice("", "–")
