@@ -41,6 +41,15 @@
     if (button) { bump(button); }
     var copy = event.target.closest("input.copy");
     if (copy) { copy.select(); }
+    // A tap on the count already shown (the 0 every row starts at) enters it too: no change event
+    // fires for a radio that was checked, yet the player said "none" and the last row can be filled.
+    var counted = event.target.matches && event.target.matches(".chips.count input:checked") && event.target.closest(".counted");
+    if (counted) { fillLast(counted, event.target.closest(".chips.count")); recount(counted); }
+  });
+  // A number field selects what it shows when tapped: typing replaces the 0 instead of adding to it.
+  document.addEventListener("focusin", function (event) {
+    var field = event.target;
+    if (field.matches && field.matches("input[type=number]") && field.select) { field.select(); }
   });
   document.addEventListener("input", function (event) {
     var fieldset = event.target.closest(".counted");
