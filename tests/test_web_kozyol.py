@@ -167,6 +167,13 @@ def test_an_empty_card_count_is_zero(client, pid):
     assert state(client, pid)["hands"][0]["entry"]["points"] == [56, 64]
 
 
+def test_the_next_deal_is_counted_the_way_the_last_one_was(client, pid):
+    saved(deal(client, pid, side=1, mode="cards", cards_A=4, cards_10=2), pid, 1)
+    assert checked(text(client.get(f"/m/{pid}/hands/new")), "mode") == "cards"
+    saved(by_points(client, pid, side=0, points=75), pid, 2)
+    assert checked(text(client.get(f"/m/{pid}/hands/new")), "mode") == "points"
+
+
 @pytest.mark.parametrize(
     "points, tricks, defeat",
     [

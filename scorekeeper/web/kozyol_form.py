@@ -172,9 +172,14 @@ def variant_of(entry: dict[str, Any]) -> None:
 
 
 def build(players: list[str], before: Any, variant: Any, formdata: Any, entry: dict[str, Any] | None) -> DealForm:
-    data = entry_to_data(entry, players) if entry else {}
+    data = entry_to_data(entry, players) if entry else {"mode": last_mode(before)}
     known = entry.get("tricks") if entry else None
     return DealForm(formdata, players, known, data=data)
+
+
+def last_mode(before: Any) -> str:
+    """Count a new deal the way the last one was counted: a table counting card by card saves a tap."""
+    return "cards" if before.hands and before.hands[-1]["entry"].get("cards") else "points"
 
 
 def to_entry(form: DealForm, variant: Any, players: list[str]) -> dict[str, Any]:
