@@ -26,8 +26,14 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
-# Debian packages the test suite uses (PDF text checks), installed when missing and we may.
-TEST_SYSTEM_PACKAGES = {"pdftotext": "poppler-utils"}
+# Debian packages the test suite uses, installed when missing and we may: a command it calls or a
+# file it needs (an absolute path), and the package that brings it. pdftotext checks the PDF text;
+# the browser tests drive Debian's chromium, and their screenshots show the emoji the pages use.
+TEST_SYSTEM_PACKAGES = {
+    "pdftotext": "poppler-utils",
+    "chromium": "chromium",
+    "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf": "fonts-noto-color-emoji",
+}
 # The suite runs a second time against this PostgreSQL database (a local server, trust auth).
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 POSTGRES_CHECK = "import sqlalchemy, sys; sqlalchemy.create_engine(sys.argv[1]).connect().close()"
@@ -54,9 +60,14 @@ def ensure_venv(extras: str) -> None:
     STAMP.write_text(wanted)
 
 
+def present(need: str) -> bool:
+    """Whether a command is on the PATH, or a file (an absolute path) exists."""
+    return Path(need).exists() if os.path.isabs(need) else shutil.which(need) is not None
+
+
 def ensure_system_packages(packages: dict[str, str]) -> None:
-    """Install missing Debian packages (commands the tests call) when running as root with apt."""
-    missing = sorted({package for command, package in packages.items() if shutil.which(command) is None})
+    """Install missing Debian packages (commands or files the tests need) when running as root with apt."""
+    missing = sorted({package for need, package in packages.items() if not present(need)})
     if not missing:
         return
     if shutil.which("apt-get") is None or os.geteuid() != 0:

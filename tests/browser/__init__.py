@@ -1,0 +1,1 @@
+"""Real-browser tests: a package, so its conftest never shadows tests/conftest.py."""

@@ -1,0 +1,252 @@
+"""Real-browser fixtures: the app served on the test database, Debian's chromium, phone-sized pages.
+
+Playwright drives the chromium of the system (``/usr/bin/chromium``, Debian package ``chromium``);
+``playwright install`` is never needed. Without it the browser tests are skipped, except in CI
+(``CI=true``), where a missing browser fails the run. Screenshots and the measured figures land
+in ``artifacts/`` (not committed).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper.app import create_app
+from scorekeeper.db import db
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True, "locale": "en-GB"}
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+SECRET = "browser-test-secret"
+# How long the live pages may take to show a change made on another phone (the issue's promise).
+LIVE_WITHIN = 3.0
+# A second server process on the same database, as gunicorn runs several: prints its port.
+SERVE = """
+import json, sys
+from werkzeug.serving import make_server
+from scorekeeper.app import create_app
+server = make_server("127.0.0.1", 0, create_app(json.loads(sys.argv[1])), threaded=True)
+print(server.server_port, flush=True)
+server.serve_forever()
+"""
+
+
+def app_config(database_url: str) -> dict[str, Any]:
+    # The same secret in every process: a phone's session (its edit keys) works on all of them.
+    return {"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": database_url, "MIGRATE_ON_START": True}
+
+
+@pytest.fixture
+def live_server(database_url: str) -> Iterator[str]:
+    """The app on a free local port, in a thread, on this test's database; yields its base URL."""
+    app = create_app(app_config(database_url))
+    requests = logging.getLogger("werkzeug")
+    level = requests.level
+    requests.setLevel(logging.WARNING)  # no line per request in a failure's report
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+    requests.setLevel(level)
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def second_server(live_server: str, database_url: str, tmp_path: Path) -> Iterator[str]:
+    """Another server process on the same database (started after the first has migrated it)."""
+    log = (tmp_path / "second-server.log").open("w")
+    process = subprocess.Popen([sys.executable, "-c", SERVE, json.dumps(app_config(database_url))],
+                               stdout=subprocess.PIPE, stderr=log, text=True)
+    try:
+        port = process.stdout.readline().strip() if process.stdout else ""
+        if not port.isdigit():
+            pytest.fail(f"the second server did not start: {(tmp_path / 'second-server.log').read_text()}")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        if process.stdout:
+            process.stdout.close()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless chromium for the whole run; each test opens its own contexts."""
+    missing = None
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing = "Playwright for Python is not installed (python3 manage.py test installs it)"
+    if missing is None and not os.access(CHROMIUM, os.X_OK):
+        missing = f"no chromium at {CHROMIUM} (Debian: apt-get install chromium; python3 manage.py test does it as root)"
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser tests need a browser in CI: {missing}", pytrace=False)
+        pytest.skip(missing)
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+    finally:
+        playwright.stop()
+
+
+@pytest.fixture
+def phone(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
+    """Open a phone: a fresh browser context (its own cookies) at phone size; returns its page.
+
+    ``phone()`` is one phone at the table, ``phone(color_scheme="dark")`` one in dark mode.
+    Contexts close before the server stops.
+    """
+    contexts: list[Any] = []
+
+    def open_phone(color_scheme: str = "light") -> Any:
+        context = browser.new_context(**PHONE, color_scheme=color_scheme, base_url=live_server)
+        context.set_default_timeout(8000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+class Taps:
+    """Every tap of a test, counted: on buttons, chips, links and the keys of the phone's keyboard."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, locator: Any) -> None:
+        locator.tap()
+        self.count += 1
+
+    def type(self, locator: Any, text: str) -> None:
+        """Tap a field, then a key per character (the field selects its value on focus)."""
+        self(locator)
+        locator.page.keyboard.type(text)
+        self.count += len(text)
+
+    def reset(self) -> int:
+        counted, self.count = self.count, 0
+        return counted
+
+    def report(self, hand: str, most: int, paper: str) -> int:
+        """Keep the taps of a typical hand in artifacts/taps.json; at most `most` are allowed."""
+        report("taps", hand, {"taps": self.count, "at_most": most, "on_paper": paper})
+        assert self.count <= most, f"{hand} took {self.count} taps, more than {most}"
+        return self.count
+
+
+@pytest.fixture
+def tap() -> Taps:
+    return Taps()
+
+
+@pytest.fixture
+def screenshot(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
+    """Save a full-page screenshot to artifacts/screenshots/<test>-<name>.png for a person to look at."""
+
+    def shoot(page: Any, name: str) -> Path:
+        test = request.node.name.replace("[", "-").replace("]", "").replace("/", "-")
+        path = ARTIFACTS / "screenshots" / f"{test}-{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=True, animations="disabled")
+        return path
+
+    return shoot
+
+
+def report(kind: str, name: str, figures: Any) -> None:
+    """Print a measured figure (pytest -s shows it) and keep it in artifacts/<kind>.json."""
+    print(f"\n[{kind}] {name}: {figures}")
+    path = ARTIFACTS / f"{kind}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    known = json.loads(path.read_text()) if path.exists() else {}
+    known[name] = figures
+    path.write_text(json.dumps(known, indent=2, ensure_ascii=False) + "\n")
+
+
+class Live:
+    """Measures how long a watching phone takes to show a change made on another phone."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.delays: dict[str, dict[str, float]] = {}
+        self.tapped = 0.0
+
+    def saved(self, page: Any, action: Callable[[], None]) -> float:
+        """Do action (the tap that sends a form); return when the server answered: the change is stored."""
+        self.tapped = time.monotonic()
+        with page.expect_response(lambda response: response.request.method == "POST"):
+            action()
+        return time.monotonic()
+
+    def wait(self, what: str, since: float, show: Callable[[int], None]) -> float:
+        """show(timeout_ms) waits for the change on the watching page; returns seconds since it was stored."""
+        show(int(LIVE_WITHIN * 1000) + 2000)
+        now = time.monotonic()
+        delay = round(now - since, 2)
+        self.delays[what] = {"after_stored": delay, "after_tap": round(now - self.tapped, 2)}
+        assert delay < LIVE_WITHIN, f"{what}: the watching phone showed it {delay} s after it was stored"
+        return delay
+
+
+@pytest.fixture
+def live(request: pytest.FixtureRequest, database_url: str) -> Iterator[Live]:
+    measured = Live(f"{request.node.name} on {database_url.split(':')[0].split('+')[0]}")
+    yield measured
+    if measured.delays:
+        report("live", measured.name, measured.delays)
+
+
+@pytest.fixture
+def new_match() -> Callable[..., str]:
+    """Start a match the way a player does: home page, the game's button, names, options; returns its id."""
+
+    def start(page: Any, game: str, names: list[str], **menus: str) -> str:
+        page.goto("/")
+        page.locator(f'a.button.big[href="/new/{game}"]').tap()
+        for seat, name in enumerate(names):
+            page.locator(f"#players-{seat}").fill(name)
+        for label, value in menus.items():
+            page.get_by_label(label, exact=True).select_option(value)
+        page.get_by_role("button", name="Start the match").tap()
+        page.wait_for_url("**/m/*")
+        return page.url.rsplit("/", 1)[1].split("#")[0]
+
+    return start
+
+
+@pytest.fixture
+def sheet_pdf() -> Callable[[Any], bytes]:
+    """Fetch the PDF score sheet through the match page's own link, with the phone's cookies."""
+
+    def fetch(page: Any) -> bytes:
+        link = page.get_by_role("link", name="Sheet as PDF")
+        answer = page.context.request.get(link.get_attribute("href"))
+        assert answer.ok, answer.status
+        assert answer.headers["content-type"].startswith("application/pdf")
+        return answer.body()
+
+    return fetch

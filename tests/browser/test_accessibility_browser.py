@@ -1,0 +1,123 @@
+"""Every key page in a phone-sized browser, light and dark: axe-core finds nothing serious, every
+control is a thumb-sized target, nothing is wider than the phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from .conftest import report
+
+BARBU = ["Ann", "Bob", "Cid", "Dee"]
+HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+SERIOUS = {"serious", "critical"}
+TAP = 44  # CSS pixels, both ways
+DARK_SCREENSHOTS = {"barbu-match", "barbu-no-queens", "kozyol-match", "kozyol-deal", "hearts-match", "hearts-hand"}
+
+# Controls smaller than a thumb. Exempt: a link inside a sentence ("Ann declares. Other contract"),
+# which the text around it would have to move away from; its line is its target.
+SMALL_TARGETS = """() => {
+  const visible = (el) => { const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none"; };
+  const inSentence = (a) => { const p = a.closest("p, li, figcaption, small");
+    return p && p.textContent.replace(a.textContent, "").trim().length > 0 && !a.classList.contains("button"); };
+  const found = [], exempt = [];
+  document.querySelectorAll("a[href], button, input:not([type=hidden]), select, summary, textarea").forEach((el) => {
+    let target = el;
+    if (el.matches("input[type=radio], input[type=checkbox]")) { target = el.closest("label") || el; }
+    if (!visible(target)) { return; }
+    const r = target.getBoundingClientRect();
+    if (r.width < %(tap)d - 0.5 || r.height < %(tap)d - 0.5) {
+      const name = (el.textContent || el.getAttribute("aria-label") || el.name || "").trim().slice(0, 40);
+      (el.matches("a") && inSentence(el) ? exempt : found).push(
+        `${el.tagName.toLowerCase()} "${name}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  });
+  return {small: [...new Set(found)], exempt: [...new Set(exempt)]};
+}""" % {"tap": TAP}
+
+
+def made(page: Any, game: str, players: list[str], options: dict[str, Any], hands: list[dict[str, Any]]) -> str:
+    """A match made over the API with a few hands, opened on this phone with its edit link."""
+    answer = page.context.request.post("/api/v1/matches", data={"game": game, "players": players, "options": options})
+    assert answer.status == 201, answer.text()
+    match = answer.json()
+    for hand in hands:
+        sent = page.context.request.post(f"/api/v1/matches/{match['id']}/hands", data=hand,
+                                         headers={"Authorization": f"Bearer {match['edit_key']}"})
+        assert sent.status == 201, sent.text()
+    page.goto(match["edit_url"])
+    return match["id"]
+
+
+def key_pages(page: Any) -> list[tuple[str, str]]:
+    """(name, address) of every page a player meets, with matches that have hands on them."""
+    barbu = made(page, "barbu", BARBU, {"first_declarer": "Ann"}, [
+        {"contract": "no_tricks", "tricks": {"Ann": 2, "Bob": 5, "Cid": 6, "Dee": 0},
+         "doubles": [{"by": "Bob", "target": "Ann"}, {"by": "Dee", "target": "Ann", "redoubled": True}]},
+        {"contract": "trumps", "tricks": {"Ann": 4, "Bob": 3, "Cid": 3, "Dee": 3}, "trump_suit": "hearts"},
+    ])
+    kozyol = made(page, "kozyol", BARBU, {"target": 12}, [{"points": [75, 45]}, {"points": [60, 60]}])
+    hearts = made(page, "hearts", HEARTS, {}, [
+        {"hearts": dict(zip(HEARTS, [5, 0, 7, 3, 2, 4, 5, 0])), "black_marias": dict(zip(HEARTS, [1, 0, 0, 1, 0, 0, 0, 0]))},
+        {"hearts": dict(zip(HEARTS, [0, 26, 0, 0, 0, 0, 0, 0])), "black_marias": dict(zip(HEARTS, [0, 2, 0, 0, 0, 0, 0, 0])),
+         "moon": "add"},
+    ])
+    return [
+        ("home", "/"),
+        ("import", "/import"),
+        *[(f"new-{game}", f"/new/{game}") for game in ("barbu", "kozyol", "hearts")],
+        ("barbu-match", f"/m/{barbu}"),
+        ("barbu-contracts", f"/m/{barbu}/hands/new"),
+        ("barbu-no-queens", f"/m/{barbu}/hands/new?variant=no_queens"),
+        ("barbu-no-hearts", f"/m/{barbu}/hands/new?variant=no_hearts"),
+        ("barbu-dominoes", f"/m/{barbu}/hands/new?variant=dominoes"),
+        ("barbu-table", f"/m/{barbu}/table"),
+        ("barbu-history", f"/m/{barbu}/history"),
+        ("kozyol-match", f"/m/{kozyol}"),
+        ("kozyol-deal", f"/m/{kozyol}/hands/new"),
+        ("kozyol-table", f"/m/{kozyol}/table"),
+        ("hearts-match", f"/m/{hearts}"),
+        ("hearts-hand", f"/m/{hearts}/hands/new"),
+        ("hearts-table", f"/m/{hearts}/table"),
+    ]
+
+
+def serious(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page, one line each."""
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {node['target']}: {node['failureSummary']}"
+            for v in found if v["impact"] in SERIOUS for node in v["nodes"]]
+
+
+def check(page: Any, name: str, problems: dict[str, list[str]], exempt: dict[str, list[str]]) -> None:
+    targets = page.evaluate(SMALL_TARGETS)
+    problems[name] = serious(page) + [f"small target: {t}" for t in targets["small"]]
+    if targets["exempt"]:
+        exempt[name] = targets["exempt"]
+    if page.evaluate("document.documentElement.scrollWidth > window.innerWidth"):
+        problems[name].append("wider than the phone: the page scrolls sideways")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_key_page_is_accessible_at_phone_size(phone, screenshot, scheme):
+    page = phone(color_scheme=scheme)
+    problems: dict[str, list[str]] = {}
+    exempt: dict[str, list[str]] = {}
+    pages = key_pages(page)
+    for name, address in pages:
+        page.goto(address)
+        check(page, name, problems, exempt)
+        if scheme == "dark" and name in DARK_SCREENSHOTS:
+            screenshot(page, name)
+    # A refused hand: the sentences beside the fields must be readable and read out too.
+    page.goto(dict(pages)["barbu-no-queens"])
+    page.get_by_role("button", name="Save hand 3").tap()
+    page.locator("#err-queens").wait_for()
+    check(page, "barbu-refused", problems, exempt)
+    screenshot(page, "barbu-refused")
+    report("touch-target-exemptions", scheme, exempt)
+    found = {name: lines for name, lines in problems.items() if lines}
+    assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
