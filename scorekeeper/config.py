@@ -37,6 +37,10 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{folder / 'scorekeeper.sqlite'}",
         SESSION_COOKIE_SAMESITE="Lax",
+        # Re-sign the cookie only when it changes: a match page view always does (it remembers the
+        # match), so the 60 days still run from the last visit, and the polls every few seconds
+        # answer without a Set-Cookie.
+        SESSION_REFRESH_EACH_REQUEST=False,
         PERMANENT_SESSION_LIFETIME=timedelta(days=60),
         CSRF_TIME_LIMIT=timedelta(hours=24),
         MAX_CONTENT_LENGTH=256 * 1024,

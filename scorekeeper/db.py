@@ -14,7 +14,9 @@ class Base(DeclarativeBase):
     pass
 
 
-db = SQLAlchemy(model_class=Base)
+# A request ends soon after its commit: keep what was just written instead of reading the
+# match back (a write answers with the state it computed; retries call expire_all() themselves).
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 
 
@@ -40,5 +42,10 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ARG00
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
+    # With write-ahead logging, NORMAL syncs the log at checkpoints instead of at every commit:
+    # the database stays consistent and a crashed or killed server loses nothing; only a power
+    # cut can undo the last hands before it. FULL made every hand wait for the disk (half the
+    # write throughput on the benchmark machine, bench/RESULTS.md).
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()

@@ -30,8 +30,10 @@ class Match(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
+    # Hands load only when used: a poll (304) or a page served from the standings cache reads
+    # the match row alone; replaying, recording and editing load them with one indexed query.
     hands: Mapped[list[Hand]] = relationship(
-        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan", lazy="selectin"
+        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan", lazy="select"
     )
 
     # Every write to a match (a hand recorded, corrected or undone) touches the match row;

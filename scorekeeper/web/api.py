@@ -33,7 +33,11 @@ def state(match: Match, sheet: matches.Sheet) -> dict[str, Any]:
 
 
 def etag(match: Match) -> str:
-    return f"{match.public_id}.{match.version}"
+    return version_tag(match.public_id, match.version)
+
+
+def version_tag(public_id: str, version: int) -> str:
+    return f"{public_id}.{version}"
 
 
 def answer(match: Match, sheet: matches.Sheet, status: int = 200, **extra: Any) -> Response:
@@ -57,7 +61,7 @@ def body() -> dict[str, Any]:
 
 def authorize(public_id: str) -> None:
     """404 for an unknown match, 401 without a key, 403 with a wrong one."""
-    match = matches.find(public_id)
+    match = matches.peek(public_id)  # the key hash alone: the write itself loads the match
     if match is None:
         abort(404)
     scheme, _, key = request.headers.get("Authorization", "").partition(" ")
@@ -97,13 +101,17 @@ def create():
 
 @bp.get("/matches/<public_id>")
 def read(public_id: str):
+    # A phone polls this every few seconds: answer 304 from the version alone, load the match only on a change.
+    version = matches.version_of(public_id)
+    if version is None:
+        abort(404)
+    if request.if_none_match.contains_weak(version_tag(public_id, version)):
+        response = Response(status=304)
+        response.set_etag(version_tag(public_id, version))
+        return response
     match = matches.find(public_id)
     if match is None:
         abort(404)
-    if request.if_none_match.contains_weak(etag(match)):
-        response = Response(status=304)
-        response.set_etag(etag(match))
-        return response
     return answer(match, matches.standings(match))
 
 

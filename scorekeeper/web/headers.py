@@ -27,8 +27,11 @@ HEADERS = {
 
 
 def secure(response: Response) -> Response:
+    # One pass over the headers already set (a view may have chosen its own), not one per name.
+    present = {name.lower() for name in response.headers.keys()}
     for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
+        if name.lower() not in present:
+            response.headers.add(name, value)
     return response
 
 

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask_babel import get_locale
 
 from .. import matches
 from ..games import GAMES, InvalidHand, barbu
 from ..i18n import LANGUAGE_NAMES
+from ..models import Match
 from . import phone
 from .forms import TableForm
 from .games import ENTRY_FORMS, new_match_form
+from .page_cache import PageCache
 
 bp = Blueprint("pages", __name__)
+WATCHED = PageCache()
 
 
 @bp.app_context_processor
@@ -44,15 +48,27 @@ def new_match(game: str):
 
 @bp.get("/m/<public_id>")
 def match(public_id: str):
-    found = matches.find(public_id)
-    if found is None:
+    version = matches.version_of(public_id)
+    if version is None:
         abort(404)
-    phone.remember(found)
+    phone.remember_id(public_id)
+    if phone.holds_key(public_id) or session.get("_flashes"):
+        return match_page(matches.find(public_id))  # this phone's own key, form token or message
+    # A watcher gets the page kept for this version, language and address (see page_cache.py).
+    place = (str(get_locale()), request.url)
+    page = WATCHED.get((public_id, version, *place))
+    if page is None:
+        found = matches.find(public_id)
+        page = WATCHED.put((public_id, found.version, *place), match_page(found))
+    return page
+
+
+def match_page(found: Match) -> str:
     sheet = matches.standings(found)
     return render_template(
         f"match/{found.game}.html", match=found, sheet=sheet, summary=sheet.summary(),
         can_edit=phone.can_edit(found), edit_key=phone.edit_key(found), token_form=TableForm(),
-        live_url=url_for("api.read", public_id=public_id),
+        live_url=url_for("api.read", public_id=found.public_id),
     )
 
 

@@ -14,13 +14,23 @@ REMEMBERED = 30
 
 def remember(match: Match, key: str | None = None) -> None:
     """Put a match at the top of this phone's list; keep its edit key when given."""
-    recent = [pid for pid in session.get("matches", []) if pid != match.public_id]
-    session["matches"] = [match.public_id, *recent][:REMEMBERED]
+    remember_id(match.public_id, key)
+
+
+def remember_id(public_id: str, key: str | None = None) -> None:
+    """remember() by the match's public id alone (a watcher's page view loads no match)."""
+    recent = [pid for pid in session.get("matches", []) if pid != public_id]
+    session["matches"] = [public_id, *recent][:REMEMBERED]
     keys = {pid: k for pid, k in session.get("keys", {}).items() if pid in session["matches"]}
     if key is not None:
-        keys[match.public_id] = key
+        keys[public_id] = key
     session["keys"] = keys
     session.permanent = True
+
+
+def holds_key(public_id: str) -> bool:
+    """Whether this phone keeps a key for the match (right or not: can_edit() checks it)."""
+    return public_id in session.get("keys", {})
 
 
 def can_edit(match: Match) -> bool:
