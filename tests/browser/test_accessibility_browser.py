@@ -61,9 +61,10 @@ def key_pages(page: Any) -> list[tuple[str, str]]:
     ])
     kozyol = made(page, "kozyol", BARBU, {"target": 12}, [{"points": [75, 45]}, {"points": [60, 60]}])
     hearts = made(page, "hearts", HEARTS, {}, [
-        {"hearts": dict(zip(HEARTS, [5, 0, 7, 3, 2, 4, 5, 0])), "black_marias": dict(zip(HEARTS, [1, 0, 0, 1, 0, 0, 0, 0]))},
-        {"hearts": dict(zip(HEARTS, [0, 26, 0, 0, 0, 0, 0, 0])), "black_marias": dict(zip(HEARTS, [0, 2, 0, 0, 0, 0, 0, 0])),
-         "moon": "add"},
+        {"hearts": dict(zip(HEARTS, [5, 0, 7, 3, 2, 4, 5, 0])),
+         "black_marias": dict(zip(HEARTS, [1, 0, 0, 1, 0, 0, 0, 0]))},
+        {"hearts": dict(zip(HEARTS, [0, 26, 0, 0, 0, 0, 0, 0])),
+         "black_marias": dict(zip(HEARTS, [0, 2, 0, 0, 0, 0, 0, 0])), "moon": "add"},
     ])
     return [
         ("home", "/"),
@@ -118,6 +119,11 @@ def test_every_key_page_is_accessible_at_phone_size(phone, screenshot, scheme):
     page.locator("#err-queens").wait_for()
     check(page, "barbu-refused", problems, exempt)
     screenshot(page, "barbu-refused")
+    # A phone that only watches (no edit key) sees other things: contracts as tags, a note.
+    watcher = phone(color_scheme=scheme)
+    for name in ("barbu-match", "kozyol-match", "hearts-match"):
+        watcher.goto(dict(pages)[name])
+        check(watcher, f"{name}-watching", problems, exempt)
     report("touch-target-exemptions", scheme, exempt)
     found = {name: lines for name, lines in problems.items() if lines}
     assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)

@@ -63,7 +63,7 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
     # Raw -4 -10 -12 0; Bob doubled Ann (±6), Dee doubled Ann (∓4).
     expect(editor.locator("#hand-1")).to_be_visible()
     assert hand_row(editor, 1) == ["-2", "-16", "-12", "4"]
-    live.wait("new hand", since, lambda ms: watcher.locator("#hand-1").wait_for(timeout=ms))
+    live.wait("new hand", since, watcher, lambda ms: watcher.locator("#hand-1").wait_for(timeout=ms))
     assert hand_row(watcher, 1) == ["-2", "-16", "-12", "4"]
 
     # Hand 2, refused: Trumps, the tricks do not add up; the counter says so, then the server.
@@ -80,7 +80,7 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
     expect(editor.locator("output.remaining")).to_have_text("13 tricks: all counted")
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save hand 2")))
     expect(editor.locator("#hand-2")).to_be_visible()
-    live.wait("new hand after a refusal", since, lambda ms: watcher.locator("#hand-2").wait_for(timeout=ms))
+    live.wait("new hand after a refusal", since, watcher, lambda ms: watcher.locator("#hand-2").wait_for(timeout=ms))
 
     # Hand 3 through a second server process (RULES.md worked example 1): the watcher still sees it.
     editor.goto(f"{second_server}/m/{match_id}")
@@ -94,7 +94,7 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save hand 3")))
     expect(editor.locator("#hand-3")).to_be_visible()
     assert hand_row(editor, 3) == ["-12", "24", "-12", "-24"]
-    live.wait("new hand, written by another server process", since,
+    live.wait("new hand, written by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(timeout=ms))
     assert totals(watcher) == ["6", "23", "-9", "-5"]
 
@@ -107,7 +107,7 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save hand 1")))
     expect(editor.locator("#hand-1")).to_be_visible()
     assert hand_row(editor, 1) == ["-4", "-12", "-14", "4"]
-    live.wait("corrected hand", since,
+    live.wait("corrected hand", since, watcher,
               lambda ms: expect(watcher.locator("#hand-1 td strong").first).to_have_text("-4", timeout=ms))
     assert totals(watcher) == ["4", "27", "-11", "-5"]
 
@@ -115,7 +115,7 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
     editor.goto(f"{second_server}/m/{match_id}")
     since = live.saved(editor, lambda: tap(editor.locator("#hand-3").get_by_role("button", name="Undo")))
     expect(editor.get_by_text("Hand 3 was undone.")).to_be_visible()
-    live.wait("undone hand, by another server process", since,
+    live.wait("undone hand, by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(state="detached", timeout=ms))
     # Hands 1 (corrected) and 2 (Trumps 4 3 3 3, no doubles: +20 +15 +15 +15).
     assert totals(watcher) == totals(editor) == ["16", "3", "1", "19"]

@@ -57,7 +57,7 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
                "8 hand scores (hearts + 13 per Black Maria) and 8 running totals written")
     expect(editor.locator("#hand-1")).to_be_visible()
     assert totals(editor) == ["18", "0", "7", "16", "2", "4", "5", "0"]
-    live.wait("new hand", since, lambda ms: watcher.locator("#hand-1").wait_for(timeout=ms))
+    live.wait("new hand", since, watcher, lambda ms: watcher.locator("#hand-1").wait_for(timeout=ms))
     assert totals(watcher) == ["18", "0", "7", "16", "2", "4", "5", "0"]
 
     # Hand 2, refused: 30 hearts typed; the counter says so, then the server, beside the hearts.
@@ -80,7 +80,7 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save hand 2")))
     expect(editor.locator("#hand-2")).to_contain_text("shot the moon")
     assert totals(editor) == ["44", "0", "33", "42", "28", "30", "31", "26"]
-    live.wait("new hand after a refusal", since, lambda ms: watcher.locator("#hand-2").wait_for(timeout=ms))
+    live.wait("new hand after a refusal", since, watcher, lambda ms: watcher.locator("#hand-2").wait_for(timeout=ms))
 
     # Hand 3 through a second server process: Hal takes the rest, Bob a Black Maria.
     editor.goto(f"{second_server}/m/{match_id}")
@@ -91,7 +91,7 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
     expect(row(editor, "Hal").locator(".rest-note")).to_have_text("Gets the rest: 19 ♥, 1 Q♠")
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save hand 3")))
     expect(editor.locator("#hand-3")).to_be_visible()
-    live.wait("new hand, written by another server process", since,
+    live.wait("new hand, written by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(timeout=ms))
     assert totals(watcher) == ["47", "17", "33", "42", "28", "30", "31", "58"]
 
@@ -104,7 +104,7 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
     expect(editor.locator(".hearts-left")).to_have_text("Hearts left: 0")
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save hand 1")))
     expect(editor.locator("#hand-1")).to_be_visible()
-    live.wait("corrected hand", since,
+    live.wait("corrected hand", since, watcher,
               lambda ms: expect(watcher.locator(".standings .totals .total").last).to_have_text("59", timeout=ms))
     assert totals(watcher) == ["47", "17", "33", "42", "28", "30", "30", "59"]
 
@@ -112,7 +112,7 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
     editor.goto(f"{second_server}/m/{match_id}")
     since = live.saved(editor, lambda: tap(editor.locator("#hand-3").get_by_role("button", name="Undo")))
     expect(editor.get_by_text("Hand 3 was undone.")).to_be_visible()
-    live.wait("undone hand, by another server process", since,
+    live.wait("undone hand, by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(state="detached", timeout=ms))
     assert totals(watcher) == totals(editor) == ["44", "0", "33", "42", "28", "30", "30", "27"]
     screenshot(editor, "game")

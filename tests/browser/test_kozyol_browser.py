@@ -45,7 +45,7 @@ def test_a_kozyol_series_from_a_phone_with_a_watcher(phone, new_match, tap, scre
     tap.report("Kozyol: a deal counted by cards (7 cards that count)", 10,
                "the pile added up in the head (7 card values), then 1 or 2 numbers written")
     expect(editor.locator("#hand-1")).to_contain_text("Ann & Cid lose: 2 defeat points")
-    live.wait("new deal", since, lambda ms: watcher.locator("#hand-1").wait_for(timeout=ms))
+    live.wait("new deal", since, watcher, lambda ms: watcher.locator("#hand-1").wait_for(timeout=ms))
     assert totals(watcher) == ["2", "0"]
 
     # Deal 2, refused, counted by cards as the last deal was: no card that counts in Ann & Cid's
@@ -62,7 +62,7 @@ def test_a_kozyol_series_from_a_phone_with_a_watcher(phone, new_match, tap, scre
     tap(question.get_by_role("radio", name="Yes, a trick or more"))
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save deal 2")))
     expect(editor.locator("#hand-2")).to_contain_text("Ann & Cid lose: 4 defeat points")
-    live.wait("new deal after a refusal", since, lambda ms: watcher.locator("#hand-2").wait_for(timeout=ms))
+    live.wait("new deal after a refusal", since, watcher, lambda ms: watcher.locator("#hand-2").wait_for(timeout=ms))
 
     # Deal 3 through a second server process: Bob & Dee's pile typed in; 1 point cannot be, 60 is eggs.
     editor.goto(f"{second_server}/m/{match_id}")
@@ -78,7 +78,7 @@ def test_a_kozyol_series_from_a_phone_with_a_watcher(phone, new_match, tap, scre
     expect(editor.locator(".split .score")).to_have_text("60 : 60")
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save deal 3")))
     expect(editor.locator("#hand-3")).to_contain_text("Eggs: nobody loses")
-    live.wait("new deal, written by another server process", since,
+    live.wait("new deal, written by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(timeout=ms))
     assert totals(watcher) == ["6", "0"]
 
@@ -91,7 +91,7 @@ def test_a_kozyol_series_from_a_phone_with_a_watcher(phone, new_match, tap, scre
     expect(editor.locator(".split .score")).to_have_text("30 : 90")
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save deal 1")))
     expect(editor.locator("#hand-1")).to_contain_text("Ann & Cid lose: 4 defeat points")
-    live.wait("corrected deal", since,
+    live.wait("corrected deal", since, watcher,
               lambda ms: expect(watcher.locator("#hand-1")).to_contain_text("lose: 4 defeat points", timeout=ms))
     assert totals(watcher) == ["8", "0"]
 
@@ -99,7 +99,7 @@ def test_a_kozyol_series_from_a_phone_with_a_watcher(phone, new_match, tap, scre
     editor.goto(f"{second_server}/m/{match_id}")
     since = live.saved(editor, lambda: tap(editor.locator("#hand-3").get_by_role("button", name="Undo")))
     expect(editor.get_by_text("Hand 3 was undone.")).to_be_visible()
-    live.wait("undone deal, by another server process", since,
+    live.wait("undone deal, by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(state="detached", timeout=ms))
     assert totals(watcher) == totals(editor) == ["8", "0"]
     expect(watcher.locator("#next h2")).to_have_text("Deal 3")
