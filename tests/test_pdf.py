@@ -542,3 +542,13 @@ def test_cli_refuses_with_a_message(runner, args, message):
 def test_doctests(module):
     result = doctest.testmod(module, verbose=False)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_sheet_css_sets_no_font_features():
+    """font-variant-numeric/font-feature-settings make WeasyPrint 70 leak memory on every render.
+
+    bench/pdf_sheet.py measured 28 MiB of growth over 300 renders with tabular-nums, none without.
+    """
+    css = (Path(__file__).resolve().parent.parent / "static" / "sheet.css").read_text()
+    rules = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    assert "font-variant" not in rules and "font-feature-settings" not in rules
