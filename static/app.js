@@ -236,7 +236,10 @@
   var url = document.body.dataset.live;
   if (!url || !window.fetch) { return; }
   // The version the page was drawn at: any newer one redraws it, even one from before the first poll.
-  var etag = document.body.dataset.etag || null, busy = false, VISIBLE = 2000, HIDDEN = 15000;
+  var etag = document.body.dataset.etag || null, busy = false, leaving = false, VISIBLE = 2000, HIDDEN = 15000;
+  // A phone that is leaving (a form sent, a link followed) must not redraw the page it leaves.
+  window.addEventListener("pagehide", function () { leaving = true; });
+  document.addEventListener("submit", function () { leaving = true; });
 
   function editing() {
     var active = document.activeElement;
@@ -244,10 +247,10 @@
   }
 
   function refresh() {
-    return fetch(window.location.href, { headers: { "Accept": "text/html" }, credentials: "same-origin" })
+    return fetch(window.location.href, { headers: { "Accept": "text/html", "X-Live-Redraw": "1" }, credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) {
-        if (!html) { return; }
+        if (!html || leaving) { return; }
         var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main");
         var main = document.querySelector("main");
         if (fresh && main) {
@@ -258,6 +261,7 @@
   }
 
   function poll() {
+    if (leaving) { return; }
     if (busy || editing()) { return schedule(); }
     busy = true;
     var headers = etag ? { "If-None-Match": etag } : {};
