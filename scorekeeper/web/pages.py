@@ -9,7 +9,7 @@ from .. import matches
 from ..games import GAMES, InvalidHand, barbu
 from ..i18n import LANGUAGE_NAMES
 from ..models import Match
-from . import phone
+from . import api, phone
 from .forms import TableForm
 from .games import ENTRY_FORMS, new_match_form
 from .page_cache import PageCache
@@ -68,7 +68,7 @@ def match_page(found: Match) -> str:
     return render_template(
         f"match/{found.game}.html", match=found, sheet=sheet, summary=sheet.summary(),
         can_edit=phone.can_edit(found), edit_key=phone.edit_key(found), token_form=TableForm(),
-        live_url=url_for("api.read", public_id=found.public_id),
+        live_url=url_for("api.read", public_id=found.public_id), live_etag=f'"{api.etag(found)}"',
     )
 
 
