@@ -79,13 +79,20 @@ def peek(public_id: str) -> Peek | None:
         return None
     sql, positional = _compiled_peek_sql(db.engine.dialect)
     connection = db.engine.raw_connection()
+    # One read needs no transaction: on PostgreSQL that spares the BEGIN and ROLLBACK round trips
+    # (SQLite's driver opens none for a read anyway).
+    autocommit = db.engine.dialect.name == "postgresql"
     try:
+        if autocommit:
+            connection.dbapi_connection.autocommit = True
         cursor = connection.cursor()
         cursor.execute(sql, (public_id,) if positional else {"public_id": public_id})
         row = cursor.fetchone()
         cursor.close()
     finally:
-        connection.close()  # back to the pool, which ends the read transaction
+        if autocommit:
+            connection.dbapi_connection.autocommit = False
+        connection.close()  # back to the pool
     return None if row is None else Peek(*row)
 
 
