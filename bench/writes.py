@@ -134,6 +134,9 @@ def measure(kind: str, configs: list[tuple[int, int]], seconds: float, connectio
             for side in sides:
                 side["hellos"].append(load(side["hello"].base + "/", seconds, connections, server=side["hello"]))
                 side["writes"].append(write_load(side, side["batches"][r + 1], bodies, seconds, connections, r))
+        for side in sides:  # a graceful stop lets the writes still in flight finish before the count
+            side["server"].stop()
+            side["hello"].stop()
         rows = []
         for side in sides:
             counted = sum(w.counted or 0 for w in side["writes"]) + (side["warm"].counted or 0)
@@ -176,7 +179,7 @@ def write_load(side: dict, made: list[tuple[str, str]], bodies: list[str], secon
 
 def check_stored(app, counted: int, in_flight: int) -> None:
     """Every hand answered 201 is in the database, numbered without gaps."""
-    from sqlalchemy import func, select
+    from sqlalchemy import func, select, text
 
     from scorekeeper.db import db
     from scorekeeper.models import Hand, Match
@@ -184,11 +187,16 @@ def check_stored(app, counted: int, in_flight: int) -> None:
     with app.app_context():
         stored = db.session.scalar(select(func.count()).select_from(Hand))
         versions = db.session.scalar(select(func.sum(Match.version - 1)))
+        odd = db.session.execute(text(
+            "SELECT m.public_id, m.version, (SELECT COUNT(*) FROM hands h WHERE h.match_id = m.id), "
+            "(SELECT COUNT(*) FROM hand_changes c WHERE c.match_id = m.id) FROM matches m "
+            "WHERE m.version - 1 <> (SELECT COUNT(*) FROM hands h WHERE h.match_id = m.id)")).all()
         db.session.remove()
         db.engine.dispose()
     # Writes still in flight when a load stopped are stored but not counted: at most one per connection.
     if not counted <= stored <= counted + in_flight or versions != stored:
-        raise RuntimeError(f"{counted} hands answered 201 but {stored} stored ({versions} version raises)")
+        raise RuntimeError(f"{counted} hands answered 201 but {stored} stored ({versions} version raises); "
+                           f"matches whose version is not 1 + their hands (id, version, hands, history): {odd}")
 
 
 def main(argv: list[str] | None = None) -> int:
