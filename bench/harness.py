@@ -70,17 +70,17 @@ def instance(kind: str = "sqlite", name: str = POSTGRES_DATABASE) -> Iterator[di
         "SCOREKEEPER_SECRET_KEY": "bench-secret-key",
         "SCOREKEEPER_MIGRATE_ON_START": "false",
     }
-    saved = {name: os.environ.get(name) for name in settings}
+    saved = {variable: os.environ.get(variable) for variable in settings}
     os.environ.update(settings)
     try:
         migrate(folder)
         yield settings
     finally:
-        for name, value in saved.items():
+        for variable, value in saved.items():
             if value is None:
-                os.environ.pop(name, None)
+                os.environ.pop(variable, None)
             else:
-                os.environ[name] = value
+                os.environ[variable] = value
         if kind == "postgres":
             postgres_drop(name)
         shutil.rmtree(folder, ignore_errors=True)
