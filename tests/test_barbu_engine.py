@@ -109,42 +109,42 @@ PLAIN_CARDS = {
 }
 
 
-def new_sheet(first: str = A, **options: Any) -> barbu.BarbuSheet:
+def new_replay(first: str = A, **options: Any) -> barbu.BarbuReplay:
     parsed = barbu.parse_options(PLAYERS, {"first_declarer": first, **options}, random.Random(0))
-    return barbu.GAME.new_sheet(PLAYERS, parsed)
+    return barbu.GAME.new_replay(PLAYERS, parsed)
 
 
 def declarer_at(first: str, number: int) -> str:
     return PLAYERS[expected_declarers(PLAYERS.index(first))[number - 1]]
 
 
-def play_until(sheet: barbu.BarbuSheet, number: int, keep: str | None = None) -> None:
+def play_until(replay: barbu.BarbuReplay, number: int, keep: str | None = None) -> None:
     """Record plain hands until hand `number` is next, leaving contract `keep` free in its block.
 
     Every non-declarer doubles the declarer in the first two hands of each block,
     which settles the obligation for the rest of the block.
     """
     target_block = (number - 1) // HANDS_PER_BLOCK
-    while len(sheet.hands) + 1 < number:
-        played = len(sheet.hands)
-        declarer = declarer_at(sheet.options["first_declarer"], played + 1)
-        used = {hand["contract"] for hand in sheet.hands[played - played % HANDS_PER_BLOCK :]}
+    while len(replay.hands) + 1 < number:
+        played = len(replay.hands)
+        declarer = declarer_at(replay.options["first_declarer"], played + 1)
+        used = {hand["contract"] for hand in replay.hands[played - played % HANDS_PER_BLOCK :]}
         if played // HANDS_PER_BLOCK == target_block:
             used.add(keep)
         contract = next(c for c in CONTRACTS if c not in used)
         doubles = [dbl(p, declarer) for p in PLAYERS if p != declarer] if played % HANDS_PER_BLOCK < 2 else []
-        sheet.record({"contract": contract, **PLAIN_CARDS[contract], "doubles": doubles})
+        replay.play({"contract": contract, **PLAIN_CARDS[contract], "doubles": doubles})
 
 
-def assert_refused(sheet: barbu.BarbuSheet, entry: Any, field: str) -> InvalidHand:
+def assert_refused(replay: barbu.BarbuReplay, entry: Any, field: str) -> InvalidHand:
     """The entry is refused on `field` with a filled-in sentence, and the match is unchanged."""
-    before = copy.deepcopy(sheet.summary()), len(sheet.hands)
+    before = copy.deepcopy(replay.summary()), len(replay.hands)
     with pytest.raises(InvalidHand) as info:
-        sheet.record(entry)
+        replay.play(entry)
     assert field in info.value.fields, info.value.fields
     message = info.value.fields[field]
     assert message and "{" not in message
-    assert (sheet.summary(), len(sheet.hands)) == before
+    assert (replay.summary(), len(replay.hands)) == before
     return info.value
 
 
@@ -182,11 +182,11 @@ PLACEMENTS = [(0, 1), (1, 3), (2, 5), (3, 7)]
 def test_worked_example(contract, declarer, cards, doubles, raw, scores, block, position):
     first = PLAYERS[(PLAYERS.index(declarer) - block) % 4]
     number = block * HANDS_PER_BLOCK + position
-    sheet = new_sheet(first)
-    play_until(sheet, number, keep=contract)
-    totals_before = dict(sheet.totals)
+    replay = new_replay(first)
+    play_until(replay, number, keep=contract)
+    totals_before = dict(replay.totals)
 
-    hand = sheet.record({"contract": contract, **cards, "doubles": doubles})
+    hand = replay.play({"contract": contract, **cards, "doubles": doubles})
 
     assert hand["number"] == number
     assert hand["declarer"] == declarer
@@ -232,7 +232,7 @@ RAW_ROWS = [
 
 @pytest.mark.parametrize("contract, cards, raw", RAW_ROWS)
 def test_raw_scores(contract, cards, raw):
-    hand = new_sheet().record({"contract": contract, **cards})
+    hand = new_replay().play({"contract": contract, **cards})
     assert hand["raw"] == per(raw)
     assert hand["scores"] == per(raw)  # no doubles: the hand score is the raw score
     assert sum(raw) == RULES_SUM[contract]
@@ -243,7 +243,7 @@ def test_raw_scores(contract, cards, raw):
     [([B, A, D, C], [25, 40, -10, 10]), ([A, B, C, D], [40, 25, 10, -10]), ([C, D, A, B], [10, -10, 40, 25])],
 )
 def test_dominoes_variant_scores(order, raw):
-    hand = new_sheet(domino_scores=DOMINOES_VARIANT).record({"contract": "dominoes", "order": order})
+    hand = new_replay(domino_scores=DOMINOES_VARIANT).play({"contract": "dominoes", "order": order})
     assert hand["raw"] == per(raw)
     assert sum(raw) == RULES_SUM["dominoes"]
 
@@ -254,9 +254,9 @@ def test_contract_sums_make_a_block_zero_sum():
 
 
 def test_notes_do_not_change_the_score_and_are_kept():
-    sheet = new_sheet()
-    trumps = sheet.record({"contract": "trumps", "tricks": per([6, 3, 1, 3]), "trump_suit": "spades"})
-    dominoes = sheet.record({"contract": "dominoes", "order": [B, A, D, C], "start_rank": "J"})
+    replay = new_replay()
+    trumps = replay.play({"contract": "trumps", "tricks": per([6, 3, 1, 3]), "trump_suit": "spades"})
+    dominoes = replay.play({"contract": "dominoes", "order": [B, A, D, C], "start_rank": "J"})
     assert trumps["raw"] == per([30, 15, 5, 15]) and trumps["entry"]["trump_suit"] == "spades"
     assert dominoes["raw"] == per([20, 45, -5, 5]) and dominoes["entry"]["start_rank"] == "J"
 
@@ -269,7 +269,7 @@ def test_names_are_trimmed_and_the_entry_is_not_modified():
         "doubles": [{"by": " Bob", "target": "Ann "}],
     }
     original = copy.deepcopy(entry)
-    hand = new_sheet().record(entry)
+    hand = new_replay().play(entry)
     assert entry == original
     assert hand["entry"]["hearts"] == per([4, 5, 2, 2])
     assert hand["entry"]["ace_of_hearts"] == A
@@ -312,31 +312,31 @@ def test_schedule_rows(first, number, declarer, dealer, cutter):
 
 @pytest.mark.parametrize("first", PLAYERS)
 def test_a_full_match_follows_the_schedule(first):
-    sheet = new_sheet(first)
+    replay = new_replay(first)
     declarers = [PLAYERS[s] for s in expected_declarers(PLAYERS.index(first))]
     for number in range(1, HANDS + 1):
-        nxt = sheet.next()
+        nxt = replay.next()
         seat = PLAYERS.index(declarers[number - 1])
         assert nxt["number"] == number
         assert (nxt["declarer"], nxt["dealer"]) == (PLAYERS[seat], PLAYERS[right(seat)])
-        play_until(sheet, number + 1)
-        hand = sheet.hands[-1]
+        play_until(replay, number + 1)
+        hand = replay.hands[-1]
         assert (hand["number"], hand["declarer"], hand["dealer"], hand["cutter"]) == (
             number, PLAYERS[seat], PLAYERS[right(seat)], PLAYERS[left(left(seat))],
         )
-    assert sheet.next() is None
+    assert replay.next() is None
 
 
 def test_contracts_left_shrink_through_a_block_and_refill():
-    sheet = new_sheet()
+    replay = new_replay()
     played: list[str] = []
     for contract in ["barbu", "trumps", "no_tricks", "dominoes", "no_queens", "no_last_two", "no_hearts"]:
-        assert sorted(sheet.next()["contracts_left"]) == sorted(set(CONTRACTS) - set(played))
+        assert sorted(replay.next()["contracts_left"]) == sorted(set(CONTRACTS) - set(played))
         doubles = [dbl(p, A) for p in (B, C, D)] if len(played) < 2 else []
-        sheet.record({"contract": contract, **PLAIN_CARDS[contract], "doubles": doubles})
+        replay.play({"contract": contract, **PLAIN_CARDS[contract], "doubles": doubles})
         played.append(contract)
-    assert sorted(sheet.next()["contracts_left"]) == sorted(CONTRACTS)
-    assert sheet.next()["declarer"] == B
+    assert sorted(replay.next()["contracts_left"]) == sorted(CONTRACTS)
+    assert replay.next()["declarer"] == B
 
 
 # -- refusals ---------------------------------------------------------------------------
@@ -424,7 +424,7 @@ REFUSALS = [
 
 @pytest.mark.parametrize("entry, field", REFUSALS)
 def test_refusal(entry, field):
-    assert_refused(new_sheet(), entry, field)
+    assert_refused(new_replay(), entry, field)
 
 
 @pytest.mark.parametrize(
@@ -437,38 +437,38 @@ def test_refusal(entry, field):
     ],
 )
 def test_legal_doubles_are_accepted(contract, doubles):
-    hand = new_sheet().record({"contract": contract, **PLAIN_CARDS[contract], "doubles": doubles})
+    hand = new_replay().play({"contract": contract, **PLAIN_CARDS[contract], "doubles": doubles})
     assert hand["entry"]["doubles"] == doubles
 
 
 def test_two_keys_for_one_player_are_refused():
     entry = {"contract": "no_tricks", "tricks": {A: 13, " Ann": 0, B: 0, C: 0, D: 13}}
-    assert_refused(new_sheet(), entry, "tricks")
+    assert_refused(new_replay(), entry, "tricks")
 
 
 def test_refusal_carries_the_field_and_is_a_value_error():
-    err = assert_refused(new_sheet(), {"contract": "no_queens", "queens": per([1, 1, 1, 0])}, "queens")
+    err = assert_refused(new_replay(), {"contract": "no_queens", "queens": per([1, 1, 1, 0])}, "queens")
     assert isinstance(err, ValueError)
     assert "3" in err.fields["queens"] and "4" in err.fields["queens"]
 
 
 def test_a_contract_is_named_once_per_block_and_again_in_the_next():
-    sheet = new_sheet()
-    sheet.record({"contract": "no_tricks", **PLAIN_CARDS["no_tricks"], "doubles": [dbl(B, A), dbl(C, A), dbl(D, A)]})
-    assert_refused(sheet, {"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]}, "contract")
-    play_until(sheet, 7)
-    assert_refused(sheet, {"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]}, "contract")
-    play_until(sheet, 8)
-    assert {hand["contract"] for hand in sheet.hands} == set(CONTRACTS)
-    hand = sheet.record({"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]})
+    replay = new_replay()
+    replay.play({"contract": "no_tricks", **PLAIN_CARDS["no_tricks"], "doubles": [dbl(B, A), dbl(C, A), dbl(D, A)]})
+    assert_refused(replay, {"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]}, "contract")
+    play_until(replay, 7)
+    assert_refused(replay, {"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]}, "contract")
+    play_until(replay, 8)
+    assert {hand["contract"] for hand in replay.hands} == set(CONTRACTS)
+    hand = replay.play({"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]})
     assert (hand["number"], hand["declarer"]) == (8, B)
 
 
 def test_no_29th_hand():
-    sheet = new_sheet(C)
-    play_until(sheet, HANDS + 1)
-    assert len(sheet.hands) == HANDS
-    assert_refused(sheet, {"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]}, "number")
+    replay = new_replay(C)
+    play_until(replay, HANDS + 1)
+    assert len(replay.hands) == HANDS
+    assert_refused(replay, {"contract": "no_tricks", **PLAIN_CARDS["no_tricks"]}, "number")
 
 
 # -- the doubling obligation ------------------------------------------------------------
@@ -476,66 +476,66 @@ def test_no_29th_hand():
 
 def test_compulsory_doubles_through_a_block():
     """Bob never doubles Ann, Cid doubles her once, Dee twice: Bob is due at hand 6, Cid at 7."""
-    sheet = new_sheet(A)
+    replay = new_replay(A)
     planned = {1: [dbl(C, A), dbl(D, A)], 2: [dbl(D, A, True), dbl(B, C)], 3: [], 4: [], 5: [dbl(B, D)]}
     owed = {B: 2, C: 2, D: 2}
     for number, contract in zip(range(1, 6), ["trumps", "no_tricks", "no_queens", "dominoes", "no_hearts"]):
-        nxt = sheet.next()
+        nxt = replay.next()
         assert nxt["doubles_owed"] == owed and nxt["must_double"] == []
-        sheet.record({"contract": contract, **PLAIN_CARDS[contract], "doubles": planned[number]})
+        replay.play({"contract": contract, **PLAIN_CARDS[contract], "doubles": planned[number]})
         for d in planned[number]:
             if d["target"] == A:
                 owed[d["by"]] -= 1
     # Hand 6: two chances left (6 and 7), Bob owes 2.
-    assert sheet.next()["doubles_owed"] == {B: 2, C: 1, D: 0}
-    assert sheet.next()["must_double"] == [B]
+    assert replay.next()["doubles_owed"] == {B: 2, C: 1, D: 0}
+    assert replay.next()["must_double"] == [B]
     entry = {"contract": "barbu", **PLAIN_CARDS["barbu"]}
-    assert_refused(sheet, entry, "doubles")
-    assert_refused(sheet, {**entry, "doubles": [dbl(C, A), dbl(B, D)]}, "doubles")  # doubling another is no help
-    assert sheet.record({**entry, "doubles": [dbl(B, A, True)]})["warnings"] == []
+    assert_refused(replay, entry, "doubles")
+    assert_refused(replay, {**entry, "doubles": [dbl(C, A), dbl(B, D)]}, "doubles")  # doubling another is no help
+    assert replay.play({**entry, "doubles": [dbl(B, A, True)]})["warnings"] == []
     # Hand 7: one chance left, Bob and Cid owe one each.
-    assert sheet.next()["doubles_owed"] == {B: 1, C: 1, D: 0}
-    assert sorted(sheet.next()["must_double"]) == [B, C]
+    assert replay.next()["doubles_owed"] == {B: 1, C: 1, D: 0}
+    assert sorted(replay.next()["must_double"]) == [B, C]
     entry = {"contract": "no_last_two", **PLAIN_CARDS["no_last_two"]}
-    assert_refused(sheet, {**entry, "doubles": [dbl(B, A)]}, "doubles")
-    assert_refused(sheet, {**entry, "doubles": [dbl(C, A)]}, "doubles")
-    sheet.record({**entry, "doubles": [dbl(B, A), dbl(C, A)]})
+    assert_refused(replay, {**entry, "doubles": [dbl(B, A)]}, "doubles")
+    assert_refused(replay, {**entry, "doubles": [dbl(C, A)]}, "doubles")
+    replay.play({**entry, "doubles": [dbl(B, A), dbl(C, A)]})
     # Hand 8: Bob declares; everything starts over.
-    nxt = sheet.next()
+    nxt = replay.next()
     assert (nxt["declarer"], nxt["doubles_owed"], nxt["must_double"]) == (B, {A: 2, C: 2, D: 2}, [])
 
 
 def test_compulsory_doubles_only_warn_when_not_enforced():
-    sheet = new_sheet(D, enforce_declarer_doubles=False)
-    play_until(sheet, 6, keep="trumps")  # everyone doubled Dee in hands 1 and 2
-    assert sheet.next()["must_double"] == []
-    assert sheet.record({"contract": "trumps", **PLAIN_CARDS["trumps"]})["warnings"] == []
-    assert sheet.record({"contract": "dominoes", **PLAIN_CARDS["dominoes"]})["warnings"] == []
+    replay = new_replay(D, enforce_declarer_doubles=False)
+    play_until(replay, 6, keep="trumps")  # everyone doubled Dee in hands 1 and 2
+    assert replay.next()["must_double"] == []
+    assert replay.play({"contract": "trumps", **PLAIN_CARDS["trumps"]})["warnings"] == []
+    assert replay.play({"contract": "dominoes", **PLAIN_CARDS["dominoes"]})["warnings"] == []
     # Hand 8, Ann declares: nobody doubles her at all.
     remaining = iter(CONTRACTS)
     for number in range(8, 15):
-        nxt = sheet.next()
+        nxt = replay.next()
         chances = 15 - number
         expected_must = [p for p in (B, C, D) if chances <= 2]
         assert nxt["doubles_owed"] == {B: 2, C: 2, D: 2}
         assert sorted(nxt["must_double"]) == expected_must
         contract = next(remaining)
-        hand = sheet.record({"contract": contract, **PLAIN_CARDS[contract]})
+        hand = replay.play({"contract": contract, **PLAIN_CARDS[contract]})
         assert bool(hand["warnings"]) == bool(expected_must)
         if expected_must:
             assert all(isinstance(w, str) and w for w in hand["warnings"])
-    assert sheet.next()["declarer"] == B and sheet.next()["must_double"] == []
+    assert replay.next()["declarer"] == B and replay.next()["must_double"] == []
 
 
 def test_enforced_match_refuses_what_an_unenforced_one_warns_about():
-    strict, lenient = new_sheet(B), new_sheet(B, enforce_declarer_doubles=False)
-    for sheet in (strict, lenient):
+    strict, lenient = new_replay(B), new_replay(B, enforce_declarer_doubles=False)
+    for replay in (strict, lenient):
         for contract in CONTRACTS[:5]:
-            sheet.record({"contract": contract, **PLAIN_CARDS[contract], "doubles": [dbl(C, B)]})
+            replay.play({"contract": contract, **PLAIN_CARDS[contract], "doubles": [dbl(C, B)]})
     entry = {"contract": "trumps", **PLAIN_CARDS["trumps"], "doubles": [dbl(C, B)]}
     assert sorted(strict.next()["must_double"]) == [A, D]
     assert_refused(strict, entry, "doubles")
-    assert len(lenient.record(entry)["warnings"]) == 2
+    assert len(lenient.play(entry)["warnings"]) == 2
 
 
 # -- malformed input --------------------------------------------------------------------
@@ -641,7 +641,7 @@ MALFORMED = [
 
 @pytest.mark.parametrize("entry, field", MALFORMED, ids=[f"malformed-{i}" for i in range(len(MALFORMED))])
 def test_malformed_entry_is_refused(entry, field):
-    assert_refused(new_sheet(), entry, field)
+    assert_refused(new_replay(), entry, field)
 
 
 JUNK = [None, True, False, 0, -1, 1, 13, 14, 2.5, 1.0, "", "Ann", "Zed", " ", "13", [], [1], ["Ann"], {}, {"Ann": 1},
@@ -669,12 +669,12 @@ def test_mutated_entries_raise_nothing_but_invalid_hand():
         entry = {**BASE[contract], "doubles": [dbl(B, A, rng.random() < 0.5)]}
         for _ in range(rng.randint(1, 3)):
             entry = mutate(entry, rng)
-        sheet = new_sheet()
+        replay = new_replay()
         try:
-            hand = sheet.record(entry)
+            hand = replay.play(entry)
         except InvalidHand as err:
             refused += 1
-            assert err.fields and len(sheet.hands) == 0
+            assert err.fields and len(replay.hands) == 0
         else:
             # Accepted junk must still be a legal hand.
             assert sum(hand["raw"].values()) == RULES_SUM[hand["contract"]]
@@ -708,7 +708,7 @@ def test_first_declarer_is_drawn_with_the_given_rng():
 def test_first_declarer_can_be_picked(given, expected):
     options = barbu.parse_options(PLAYERS, {"first_declarer": given}, random.Random(0))
     assert options["first_declarer"] == expected
-    assert barbu.GAME.new_sheet(PLAYERS, options).next()["declarer"] == expected
+    assert barbu.GAME.new_replay(PLAYERS, options).next()["declarer"] == expected
 
 
 def test_domino_variant_and_enforcement_option_are_accepted():
@@ -786,25 +786,25 @@ POSITION_SCORE = [65 + 45, -26 - 24 - 30 + 5, 20, -30 - 20 - 5]
 )
 def test_summary_after_28_hands(shift, totals, winners):
     assert sum(POSITION_SCORE) == 0
-    sheet = new_sheet(A, enforce_declarer_doubles=False)
+    replay = new_replay(A, enforce_declarer_doubles=False)
     for block in range(4):
         for contract, cards in PATTERN:
-            assert not sheet.summary()["finished"]
-            sheet.record({"contract": contract, **cards(lambda pos: PLAYERS[(pos + shift * block) % 4])})
-    summary = sheet.summary()
+            assert not replay.summary()["finished"]
+            replay.play({"contract": contract, **cards(lambda pos: PLAYERS[(pos + shift * block) % 4])})
+    summary = replay.summary()
     assert summary["finished"] is True
-    assert summary["next"] is None and sheet.next() is None
+    assert summary["next"] is None and replay.next() is None
     assert summary["totals"] == per(totals)
     assert summary["winners"] == winners
     assert [sum(POSITION_SCORE[(p - shift * b) % 4] for b in range(4)) for p in range(4)] == totals
 
 
 def test_summary_before_the_end():
-    sheet = new_sheet(B)
-    summary = sheet.summary()
-    assert summary == {"totals": per([0, 0, 0, 0]), "finished": False, "winners": [], "next": sheet.next()}
-    play_until(sheet, 28)
-    summary = sheet.summary()
+    replay = new_replay(B)
+    summary = replay.summary()
+    assert summary == {"totals": per([0, 0, 0, 0]), "finished": False, "winners": [], "next": replay.next()}
+    play_until(replay, 28)
+    summary = replay.summary()
     assert not summary["finished"] and summary["winners"] == []
     assert summary["next"]["number"] == 28
 
@@ -848,11 +848,11 @@ def random_doubles(contract: str, declarer: str, doubling: set[str], rng: random
     return doubles
 
 
-def random_match(rng: random.Random, honour_obligation: bool) -> tuple[barbu.BarbuSheet, list[dict[str, Any]]]:
+def random_match(rng: random.Random, honour_obligation: bool) -> tuple[barbu.BarbuReplay, list[dict[str, Any]]]:
     """Play 28 random legal hands, checking every hand against the rules on the way."""
     first = rng.choice(PLAYERS)
     domino = rng.choice([DOMINOES_DEFAULT, DOMINOES_VARIANT])
-    sheet = new_sheet(first, domino_scores=domino, enforce_declarer_doubles=honour_obligation)
+    replay = new_replay(first, domino_scores=domino, enforce_declarer_doubles=honour_obligation)
     declarers = [PLAYERS[s] for s in expected_declarers(PLAYERS.index(first))]
     totals = dict.fromkeys(PLAYERS, 0)
     entries = []
@@ -870,13 +870,13 @@ def random_match(rng: random.Random, honour_obligation: bool) -> tuple[barbu.Bar
             chances = HANDS_PER_BLOCK - position
             owed = {p: max(0, 2 - done[p]) for p in others}
             must = sorted(p for p in others if 0 < owed[p] >= chances)
-            nxt = sheet.next()
+            nxt = replay.next()
             assert (nxt["declarer"], nxt["doubles_owed"], sorted(nxt["must_double"])) == (declarer, owed, must)
 
             doubling = {p for p in others if position in plan[p]}
             cards = random_cards(contract, rng)
             entry = {"contract": contract, **cards, "doubles": random_doubles(contract, declarer, doubling, rng)}
-            hand = sheet.record(copy.deepcopy(entry))
+            hand = replay.play(copy.deepcopy(entry))
             entries.append(entry)
 
             raw = reference_raw(contract, cards, domino)
@@ -892,26 +892,26 @@ def random_match(rng: random.Random, honour_obligation: bool) -> tuple[barbu.Bar
                 done[p] += 1
             block_raw += sum(raw.values())
         assert block_raw == 0
-        assert sum(sum(h["raw"].values()) for h in sheet.hands[-HANDS_PER_BLOCK:]) == 0
-    return sheet, entries
+        assert sum(sum(h["raw"].values()) for h in replay.hands[-HANDS_PER_BLOCK:]) == 0
+    return replay, entries
 
 
 @pytest.mark.parametrize("honour_obligation", [True, False])
 def test_random_matches_keep_the_invariants(honour_obligation):
     rng = random.Random(28 if honour_obligation else 82)
     for _ in range(200 if honour_obligation else 100):
-        sheet, entries = random_match(rng, honour_obligation)
-        summary = sheet.summary()
+        replay, entries = random_match(rng, honour_obligation)
+        summary = replay.summary()
         assert summary["finished"] and summary["next"] is None
-        assert summary["totals"] == {p: sum(h["scores"][p] for h in sheet.hands) for p in PLAYERS}
+        assert summary["totals"] == {p: sum(h["scores"][p] for h in replay.hands) for p in PLAYERS}
         assert sum(summary["totals"].values()) == 0
         best = max(summary["totals"].values())
         assert summary["winners"] == [p for p in PLAYERS if summary["totals"][p] == best]
         # Replaying the stored entries gives the same match (store what was entered, derive the scores).
-        replay = barbu.GAME.new_sheet(PLAYERS, sheet.options)
-        for hand in sheet.hands:
-            replay.record(copy.deepcopy(hand["entry"]))
-        assert replay.hands == sheet.hands
+        again = barbu.GAME.new_replay(PLAYERS, replay.options)
+        for hand in replay.hands:
+            again.play(copy.deepcopy(hand["entry"]))
+        assert again.hands == replay.hands
 
 
 def test_settle_matches_the_pair_formula_on_random_hands():

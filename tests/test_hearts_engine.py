@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.games.base import InvalidHand
-from scorekeeper.games.hearts import GAME, HeartsSheet, parse_options
+from scorekeeper.games.hearts import GAME, HeartsReplay, parse_options
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 HAND_KEYS = {"number", "dealer", "leader", "pass", "entry", "points", "scores", "totals", "moon_shooter"}
@@ -23,9 +23,9 @@ def players_of(count: int) -> list[str]:
     return NAMES[:count]
 
 
-def new_sheet(count: int, **options: Any) -> HeartsSheet:
+def new_replay(count: int, **options: Any) -> HeartsReplay:
     players = players_of(count)
-    return HeartsSheet(players, parse_options(players, options, random.Random(0)))
+    return HeartsReplay(players, parse_options(players, options, random.Random(0)))
 
 
 def entry_of(players: list[str], hearts: list[int], marias: list[int], moon: str | None = None) -> dict[str, Any]:
@@ -35,12 +35,12 @@ def entry_of(players: list[str], hearts: list[int], marias: list[int], moon: str
     return entry
 
 
-def play(sheet: HeartsSheet, hearts: list[int], marias: list[int], moon: str | None = None) -> dict[str, Any]:
-    return sheet.record(entry_of(sheet.players, hearts, marias, moon))
+def play(replay: HeartsReplay, hearts: list[int], marias: list[int], moon: str | None = None) -> dict[str, Any]:
+    return replay.play(entry_of(replay.players, hearts, marias, moon))
 
 
 def hands_reaching(totals: list[int]) -> list[list[int]]:
-    """Hearts-only hands (at most 26 hearts each) that bring a fresh sheet to totals."""
+    """Hearts-only hands (at most 26 hearts each) that bring a fresh replay to totals."""
     left = list(totals)
     hands = []
     while any(left):
@@ -54,16 +54,16 @@ def hands_reaching(totals: list[int]) -> list[list[int]]:
     return hands
 
 
-def sheet_at(totals: list[int], **options: Any) -> HeartsSheet:
-    sheet = new_sheet(len(totals), **options)
+def replay_at(totals: list[int], **options: Any) -> HeartsReplay:
+    replay = new_replay(len(totals), **options)
     for hearts in hands_reaching(totals):
-        play(sheet, hearts, [0] * len(totals))
-    assert list(sheet.summary()["totals"].values()) == totals
-    return sheet
+        play(replay, hearts, [0] * len(totals))
+    assert list(replay.summary()["totals"].values()) == totals
+    return replay
 
 
-def as_list(sheet: HeartsSheet, by_name: dict[str, int]) -> list[int]:
-    assert list(by_name) == sheet.players
+def as_list(replay: HeartsReplay, by_name: dict[str, int]) -> list[int]:
+    assert list(by_name) == replay.players
     return list(by_name.values())
 
 
@@ -71,10 +71,10 @@ def as_list(sheet: HeartsSheet, by_name: dict[str, int]) -> list[int]:
 
 
 def test_example_1_points_of_eight_players():
-    sheet = new_sheet(8)
-    hand = play(sheet, [5, 0, 7, 3, 2, 4, 5, 0], [1, 0, 0, 1, 0, 0, 0, 0])
-    assert as_list(sheet, hand["points"]) == [18, 0, 7, 16, 2, 4, 5, 0]
-    assert as_list(sheet, hand["scores"]) == [18, 0, 7, 16, 2, 4, 5, 0]
+    replay = new_replay(8)
+    hand = play(replay, [5, 0, 7, 3, 2, 4, 5, 0], [1, 0, 0, 1, 0, 0, 0, 0])
+    assert as_list(replay, hand["points"]) == [18, 0, 7, 16, 2, 4, 5, 0]
+    assert as_list(replay, hand["scores"]) == [18, 0, 7, 16, 2, 4, 5, 0]
     assert hand["moon_shooter"] is None
 
 
@@ -86,26 +86,26 @@ def test_example_1_points_of_eight_players():
     ],
 )
 def test_example_2_moon_both_ways(moon, after):
-    sheet = sheet_at([40, 35, 60, 70, 22, 48, 90])
-    hand = play(sheet, [0, 0, 0, 26, 0, 0, 0], [0, 0, 0, 2, 0, 0, 0], moon)
+    replay = replay_at([40, 35, 60, 70, 22, 48, 90])
+    hand = play(replay, [0, 0, 0, 26, 0, 0, 0], [0, 0, 0, 2, 0, 0, 0], moon)
     assert hand["moon_shooter"] == "Dee"
     assert hand["entry"]["moon"] == moon
-    assert as_list(sheet, hand["points"]) == [0, 0, 0, 52, 0, 0, 0]
-    assert as_list(sheet, hand["totals"]) == after
-    assert as_list(sheet, sheet.summary()["totals"]) == after
-    assert not sheet.summary()["finished"]
+    assert as_list(replay, hand["points"]) == [0, 0, 0, 52, 0, 0, 0]
+    assert as_list(replay, hand["totals"]) == after
+    assert as_list(replay, replay.summary()["totals"]) == after
+    assert not replay.summary()["finished"]
 
 
 def test_example_3_game_ends_and_lowest_wins():
-    sheet = sheet_at([140, 120, 98, 131, 77, 104], target=150)
-    assert not sheet.summary()["finished"]
-    hand = play(sheet, [6, 0, 0, 6, 14, 0], [0, 1, 0, 1, 0, 0])
-    assert as_list(sheet, hand["points"]) == [6, 13, 0, 19, 14, 0]
-    summary = sheet.summary()
-    assert as_list(sheet, summary["totals"]) == [146, 133, 98, 150, 91, 104]
+    replay = replay_at([140, 120, 98, 131, 77, 104], target=150)
+    assert not replay.summary()["finished"]
+    hand = play(replay, [6, 0, 0, 6, 14, 0], [0, 1, 0, 1, 0, 0])
+    assert as_list(replay, hand["points"]) == [6, 13, 0, 19, 14, 0]
+    summary = replay.summary()
+    assert as_list(replay, summary["totals"]) == [146, 133, 98, 150, 91, 104]
     assert summary["finished"] is True
     assert summary["winners"] == ["Eve"]
-    assert summary["next"] is None and sheet.next() is None
+    assert summary["next"] is None and replay.next() is None
     assert summary["closest"] == ["Dee"]
     assert summary["target"] == 150
 
@@ -118,7 +118,7 @@ def test_example_3_game_ends_and_lowest_wins():
     [(6, 17, 2), (7, 14, 6), (8, 13, 0), (9, 11, 5), (10, 10, 4), (11, 9, 5)],
 )
 def test_deal_table(count, cards_each, left_over):
-    nxt = new_sheet(count).next()
+    nxt = new_replay(count).next()
     assert set(nxt) == NEXT_KEYS
     assert (nxt["cards_each"], nxt["left_over"]) == (cards_each, left_over)
     assert cards_each * count + left_over == 104
@@ -142,13 +142,13 @@ def test_deal_table(count, cards_each, left_over):
 )
 def test_rotation(count, first, number, dealer, leader, direction):
     players = players_of(count)
-    sheet = new_sheet(count, target=1000, first_dealer=players[first])
+    replay = new_replay(count, target=1000, first_dealer=players[first])
     for _ in range(number - 1):
-        play(sheet, [0] * count, [0] * count)
+        play(replay, [0] * count, [0] * count)
     expected = {"number": number, "dealer": players[dealer], "leader": players[leader], "pass": direction}
-    nxt = sheet.next()
+    nxt = replay.next()
     assert {key: nxt[key] for key in expected} == expected
-    hand = play(sheet, [0] * count, [0] * count)
+    hand = play(replay, [0] * count, [0] * count)
     assert {key: hand[key] for key in expected} == expected
 
 
@@ -156,9 +156,9 @@ def test_rotation(count, first, number, dealer, leader, direction):
 def test_dealer_moves_one_seat_left_each_hand(count):
     players = players_of(count)
     first = count // 2
-    sheet = new_sheet(count, target=1000, first_dealer=players[first])
+    replay = new_replay(count, target=1000, first_dealer=players[first])
     for number in range(1, 2 * count + 2):
-        hand = play(sheet, [1] * count, [0] * count)
+        hand = play(replay, [1] * count, [0] * count)
         seat = (first + number - 1) % count
         assert hand["dealer"] == players[seat]
         assert hand["leader"] == players[(seat + 1) % count]
@@ -178,25 +178,25 @@ def test_dealer_moves_one_seat_left_each_hand(count):
     ],
 )
 def test_moon(moon_points, moon, scores):
-    sheet = new_sheet(6, moon_points=moon_points)
-    hand = play(sheet, [0, 0, 26, 0, 0, 0], [0, 0, 2, 0, 0, 0], moon)
+    replay = new_replay(6, moon_points=moon_points)
+    hand = play(replay, [0, 0, 26, 0, 0, 0], [0, 0, 2, 0, 0, 0], moon)
     assert hand["moon_shooter"] == "Cid"
-    assert as_list(sheet, hand["points"]) == [0, 0, 52, 0, 0, 0]
-    assert as_list(sheet, hand["scores"]) == scores
-    assert as_list(sheet, hand["totals"]) == scores
+    assert as_list(replay, hand["points"]) == [0, 0, 52, 0, 0, 0]
+    assert as_list(replay, hand["scores"]) == scores
+    assert as_list(replay, hand["totals"]) == scores
 
 
 @pytest.mark.parametrize("moon", [None, ""])
 def test_missing_moon_choice_refused(moon):
-    sheet = new_sheet(6)
-    entry = entry_of(sheet.players, [26, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0])
+    replay = new_replay(6)
+    entry = entry_of(replay.players, [26, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0])
     if moon is not None:
         entry["moon"] = moon
     with pytest.raises(InvalidHand) as err:
-        sheet.record(entry)
+        replay.play(entry)
     assert set(err.value.fields) == {"moon"}
     assert "Ann" in err.value.fields["moon"]
-    assert sheet.hands == []
+    assert replay.hands == []
 
 
 @pytest.mark.parametrize(
@@ -211,11 +211,11 @@ def test_missing_moon_choice_refused(moon):
 )
 @pytest.mark.parametrize("moon", ["add", "subtract"])
 def test_moon_choice_dropped_when_nobody_shot(hearts, marias, points, moon):
-    sheet = new_sheet(6)
-    hand = play(sheet, hearts, marias, moon)
+    replay = new_replay(6)
+    hand = play(replay, hearts, marias, moon)
     assert "moon" not in hand["entry"]
     assert hand["moon_shooter"] is None
-    assert as_list(sheet, hand["scores"]) == points
+    assert as_list(replay, hand["scores"]) == points
 
 
 # -- sums ------------------------------------------------------------------------------
@@ -231,10 +231,10 @@ def test_moon_choice_dropped_when_nobody_shot(hearts, marias, points, moon):
     ],
 )
 def test_points_lost_on_a_cancelled_last_trick(hearts, marias, points):
-    sheet = new_sheet(6)
-    hand = play(sheet, hearts, marias)
-    assert as_list(sheet, hand["points"]) == points
-    assert as_list(sheet, hand["totals"]) == points
+    replay = new_replay(6)
+    hand = play(replay, hearts, marias)
+    assert as_list(replay, hand["points"]) == points
+    assert as_list(replay, hand["totals"]) == points
 
 
 @pytest.mark.parametrize(
@@ -248,11 +248,11 @@ def test_points_lost_on_a_cancelled_last_trick(hearts, marias, points):
     ],
 )
 def test_sums_above_the_deck_refused(hearts, marias, field):
-    sheet = new_sheet(6)
+    replay = new_replay(6)
     with pytest.raises(InvalidHand) as err:
-        play(sheet, hearts, marias, "add")
+        play(replay, hearts, marias, "add")
     assert set(err.value.fields) == {field}
-    assert sheet.hands == [] and set(sheet.totals.values()) == {0}
+    assert replay.hands == [] and set(replay.totals.values()) == {0}
 
 
 # -- end of the game -------------------------------------------------------------------
@@ -289,12 +289,12 @@ def test_sums_above_the_deck_refused(hearts, marias, field):
     ],
 )
 def test_end_of_game(target, hands, totals, winners, closest):
-    sheet = new_sheet(6, target=target)
+    replay = new_replay(6, target=target)
     for i, (hearts, marias, moon) in enumerate(hands):
-        assert not sheet.summary()["finished"], f"ended before hand {i + 1}"
-        play(sheet, hearts, marias, moon)
-    summary = sheet.summary()
-    assert as_list(sheet, summary["totals"]) == totals
+        assert not replay.summary()["finished"], f"ended before hand {i + 1}"
+        play(replay, hearts, marias, moon)
+    summary = replay.summary()
+    assert as_list(replay, summary["totals"]) == totals
     assert summary["finished"] is True
     assert summary["winners"] == winners
     assert summary["closest"] == closest
@@ -302,43 +302,43 @@ def test_end_of_game(target, hands, totals, winners, closest):
 
 
 def test_recording_after_the_end_refused():
-    sheet = sheet_at([140, 120, 98, 131, 77, 104], target=150)
-    play(sheet, [6, 0, 0, 6, 14, 0], [0, 1, 0, 1, 0, 0])
-    before = (len(sheet.hands), dict(sheet.totals))
+    replay = replay_at([140, 120, 98, 131, 77, 104], target=150)
+    play(replay, [6, 0, 0, 6, 14, 0], [0, 1, 0, 1, 0, 0])
+    before = (len(replay.hands), dict(replay.totals))
     with pytest.raises(InvalidHand) as err:
-        play(sheet, [0] * 6, [0] * 6)
+        play(replay, [0] * 6, [0] * 6)
     assert set(err.value.fields) == {"number"}
     assert "150" in err.value.fields["number"]
-    assert (len(sheet.hands), dict(sheet.totals)) == before
+    assert (len(replay.hands), dict(replay.totals)) == before
 
 
 def test_one_below_the_target_plays_on():
-    sheet = sheet_at([149, 0, 0, 0, 0, 0], target=150)
-    summary = sheet.summary()
+    replay = replay_at([149, 0, 0, 0, 0, 0], target=150)
+    summary = replay.summary()
     assert summary["finished"] is False and summary["winners"] == []
-    assert summary["next"]["number"] == len(sheet.hands) + 1
+    assert summary["next"]["number"] == len(replay.hands) + 1
     assert summary["closest"] == ["Ann"]
 
 
 def test_hand_state_shape_and_history_kept():
-    sheet = new_sheet(6)
-    first = play(sheet, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
-    play(sheet, [0, 26, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0])
+    replay = new_replay(6)
+    first = play(replay, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
+    play(replay, [0, 26, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0])
     assert set(first) == HAND_KEYS
-    assert sheet.hands[0] is first
-    assert as_list(sheet, sheet.hands[0]["totals"]) == [18, 0, 7, 16, 2, 9]
-    assert as_list(sheet, sheet.hands[1]["totals"]) == [18, 26, 20, 16, 2, 9]
-    assert first["entry"] == entry_of(sheet.players, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
-    assert set(sheet.summary()) == {"totals", "finished", "winners", "next", "closest", "target"}
+    assert replay.hands[0] is first
+    assert as_list(replay, replay.hands[0]["totals"]) == [18, 0, 7, 16, 2, 9]
+    assert as_list(replay, replay.hands[1]["totals"]) == [18, 26, 20, 16, 2, 9]
+    assert first["entry"] == entry_of(replay.players, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
+    assert set(replay.summary()) == {"totals", "finished", "winners", "next", "closest", "target"}
 
 
 def test_names_are_trimmed_in_the_entry():
-    sheet = new_sheet(6)
-    entry = entry_of(sheet.players, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
+    replay = new_replay(6)
+    entry = entry_of(replay.players, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
     entry["hearts"] = {f" {name} ": n for name, n in entry["hearts"].items()}
-    hand = sheet.record(entry)
-    assert list(hand["entry"]["hearts"]) == sheet.players
-    assert as_list(sheet, hand["points"]) == [18, 0, 7, 16, 2, 9]
+    hand = replay.play(entry)
+    assert list(hand["entry"]["hearts"]) == replay.players
+    assert as_list(replay, hand["points"]) == [18, 0, 7, 16, 2, 9]
 
 
 # -- options ---------------------------------------------------------------------------
@@ -411,8 +411,8 @@ def test_options_refused(raw, field):
 def test_game_record():
     assert (GAME.slug, GAME.title, GAME.min_players, GAME.max_players) == ("hearts", "Cancellation Hearts", 6, 11)
     players = players_of(6)
-    sheet = GAME.new_sheet(players, GAME.parse_options(players, {"first_dealer": "Fay"}, random.Random(0)))
-    assert sheet.next()["dealer"] == "Fay" and sheet.next()["leader"] == "Ann"
+    replay = GAME.new_replay(players, GAME.parse_options(players, {"first_dealer": "Fay"}, random.Random(0)))
+    assert replay.next()["dealer"] == "Fay" and replay.next()["leader"] == "Ann"
 
 
 # -- malformed entries -----------------------------------------------------------------
@@ -475,14 +475,14 @@ BAD_ENTRIES += [
 
 @pytest.mark.parametrize("entry, field", BAD_ENTRIES)
 def test_malformed_entries_raise_invalid_hand_only(entry, field):
-    sheet = new_sheet(6)
+    replay = new_replay(6)
     with pytest.raises(InvalidHand) as err:
-        sheet.record(entry)
+        replay.play(entry)
     assert set(err.value.fields) == {field}
     reason = err.value.fields[field]
     assert reason and "{" not in reason and reason.endswith(".")
-    assert sheet.hands == [] and set(sheet.totals.values()) == {0}
-    assert sheet.next()["number"] == 1
+    assert replay.hands == [] and set(replay.totals.values()) == {0}
+    assert replay.next()["number"] == 1
 
 
 # -- invariants over random games ------------------------------------------------------
@@ -524,27 +524,27 @@ def play_random_game(rng: random.Random) -> None:
     target = rng.randint(100, 260)
     moon_points = rng.choice([26, 52])
     options = {"target": target, "moon_points": moon_points, "first_dealer": players[first]}
-    sheet = GAME.new_sheet(players, GAME.parse_options(players, options, rng))
+    replay = GAME.new_replay(players, GAME.parse_options(players, options, rng))
     totals = [0] * count
     for number in range(1, 500):
-        assert not sheet.summary()["finished"]
+        assert not replay.summary()["finished"]
         hearts, marias = random_hand(rng, count)
         moon = rng.choice(["subtract", "add", None])
         shot = any(h == 26 and m == 2 for h, m in zip(hearts, marias))
         if shot and moon is None:
             with pytest.raises(InvalidHand):
-                play(sheet, hearts, marias, moon)
+                play(replay, hearts, marias, moon)
             moon = rng.choice(["subtract", "add"])
-        hand = play(sheet, hearts, marias, moon)
+        hand = play(replay, hearts, marias, moon)
         points, scores = expected_scores(hearts, marias, moon, moon_points)
         totals = [t + s for t, s in zip(totals, scores)]
         seat = (first + number - 1) % count
         assert hand["number"] == number
         assert (hand["dealer"], hand["leader"]) == (players[seat], players[(seat + 1) % count])
         assert hand["pass"] == ("left" if number % 2 == 1 else "right")
-        assert as_list(sheet, hand["points"]) == points
-        assert as_list(sheet, hand["scores"]) == scores
-        assert as_list(sheet, hand["totals"]) == totals
+        assert as_list(replay, hand["points"]) == points
+        assert as_list(replay, hand["scores"]) == scores
+        assert as_list(replay, hand["totals"]) == totals
         if not shot:
             assert hand["scores"] == hand["points"]
             assert hand["moon_shooter"] is None and "moon" not in hand["entry"]
@@ -552,14 +552,14 @@ def play_random_game(rng: random.Random) -> None:
             break
     else:
         pytest.fail("the game never ended")
-    summary = sheet.summary()
+    summary = replay.summary()
     assert summary["finished"] is True and summary["next"] is None
-    assert as_list(sheet, summary["totals"]) == totals
-    assert all(sum(hand["scores"][p] for hand in sheet.hands) == summary["totals"][p] for p in players)
+    assert as_list(replay, summary["totals"]) == totals
+    assert all(sum(hand["scores"][p] for hand in replay.hands) == summary["totals"][p] for p in players)
     assert summary["winners"] == [p for p, t in zip(players, totals) if t == min(totals)]
     assert summary["closest"] == [p for p, t in zip(players, totals) if t == max(totals)]
     with pytest.raises(InvalidHand):
-        play(sheet, [0] * count, [0] * count)
+        play(replay, [0] * count, [0] * count)
 
 
 @pytest.mark.parametrize("block", range(4))

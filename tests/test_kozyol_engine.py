@@ -10,7 +10,7 @@ import pytest
 
 from scorekeeper.games import kozyol
 from scorekeeper.games.base import InvalidHand
-from scorekeeper.games.kozyol import GAME, KozyolSheet, parse_options
+from scorekeeper.games.kozyol import GAME, KozyolReplay, parse_options
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 TEAM_NAMES = [["Ann", "Cid"], ["Bob", "Dee"]]
@@ -31,8 +31,8 @@ def rules_defeat(points: int, tricks: int | None, six_for_zero_points: bool = Fa
     return 4
 
 
-def sheet(**options: Any) -> KozyolSheet:
-    return KozyolSheet(PLAYERS, parse_options(PLAYERS, {"target": 100, **options}, None))
+def replay(**options: Any) -> KozyolReplay:
+    return KozyolReplay(PLAYERS, parse_options(PLAYERS, {"target": 100, **options}, None))
 
 
 def deal(points: list[int], tricks: list[int | None] | None = None, **notes: Any) -> dict[str, Any]:
@@ -42,11 +42,11 @@ def deal(points: list[int], tricks: list[int | None] | None = None, **notes: Any
     return entry
 
 
-def refused(game: KozyolSheet, entry: Any) -> InvalidHand:
-    """Record entry, expect a refusal, and check the sheet did not change."""
+def refused(game: KozyolReplay, entry: Any) -> InvalidHand:
+    """Record entry, expect a refusal, and check the replay did not change."""
     before = (len(game.hands), list(game.totals))
     with pytest.raises(InvalidHand) as info:
-        game.record(entry)
+        game.play(entry)
     err = info.value
     assert set(err.fields) <= FIELDS, err.fields
     assert all(str(reason) for _, reason in err.errors)  # every template fills in
@@ -81,7 +81,7 @@ def test_worked_examples(points, tricks, loser, defeat, mirrored):
     expected = [0, 0]
     if loser is not None:
         expected[loser] = defeat
-    hand = sheet().record(deal(points, tricks))
+    hand = replay().play(deal(points, tricks))
     assert hand["loser"] == loser
     assert hand["eggs"] is (loser is None)
     assert hand["defeat_points"] == expected
@@ -101,7 +101,7 @@ LOSER_ROWS = [
 @pytest.mark.parametrize("six", [False, True])
 @pytest.mark.parametrize("points, tricks", LOSER_ROWS)
 def test_every_losing_score_follows_the_table(points, tricks, six):
-    hand = sheet(six_for_zero_points=six).record(deal([120 - points, points], [None, tricks]))
+    hand = replay(six_for_zero_points=six).play(deal([120 - points, points], [None, tricks]))
     assert hand["defeat_points"] == [0, rules_defeat(points, tricks, six)]
 
 
@@ -168,9 +168,9 @@ def test_three_players_are_refused():
 )
 def test_target_ends_the_series(target, losses, deals_to_finish):
     entries = {2: deal([75, 45]), 4: deal([90, 30]), 6: deal([120, 0], [9, 0])}
-    game = KozyolSheet(PLAYERS, parse_options(PLAYERS, {"target": target}, None))
+    game = KozyolReplay(PLAYERS, parse_options(PLAYERS, {"target": target}, None))
     for number, loss in enumerate(losses, 1):
-        game.record(entries[loss])
+        game.play(entries[loss])
         assert game.summary()["finished"] is (number >= deals_to_finish)
         assert game.summary()["totals"] == [0, sum(losses[:number])]
     assert len(game.hands) == deals_to_finish
@@ -194,8 +194,8 @@ EGGS, L2, L4, L6, W6 = deal([60, 60]), deal([75, 45]), deal([29, 91]), deal([120
     ],
 )
 def test_eggs_double_next(option, entries, defeat, multipliers):
-    game = sheet(eggs_double_next=option)
-    hands = [game.record(entry) for entry in entries]
+    game = replay(eggs_double_next=option)
+    hands = [game.play(entry) for entry in entries]
     assert [max(hand["defeat_points"]) for hand in hands] == defeat
     assert [hand["multiplier"] for hand in hands] == multipliers
     assert game.summary()["totals"] == [
@@ -214,8 +214,8 @@ def test_eggs_double_next(option, entries, defeat, multipliers):
     ],
 )
 def test_six_for_zero_points(entry, off, on):
-    assert sheet(six_for_zero_points=False).record(entry)["defeat_points"] == [0, off]
-    assert sheet(six_for_zero_points=True).record(entry)["defeat_points"] == [0, on]
+    assert replay(six_for_zero_points=False).play(entry)["defeat_points"] == [0, off]
+    assert replay(six_for_zero_points=True).play(entry)["defeat_points"] == [0, on]
 
 
 # -- refusals -----------------------------------------------------------------------------
@@ -223,13 +223,13 @@ def test_six_for_zero_points(entry, off, on):
 
 @pytest.mark.parametrize("points", [[1, 119], [119, 1]])
 def test_impossible_points_are_refused(points):
-    err = refused(sheet(), deal(points, [1, 8]))
+    err = refused(replay(), deal(points, [1, 8]))
     assert list(err.fields) == ["points"]
 
 
 @pytest.mark.parametrize("points", [[60, 59], [61, 60], [0, 0], [120, 120], [100, 100], [0, 119]])
 def test_points_not_adding_up_to_120_are_refused(points):
-    err = refused(sheet(), deal(points, [4, 5]))
+    err = refused(replay(), deal(points, [4, 5]))
     assert list(err.fields) == ["points"]
     assert str(sum(points)) in err.fields["points"]
 
@@ -245,7 +245,7 @@ def test_points_not_adding_up_to_120_are_refused(points):
     ],
 )
 def test_tricks_are_required_for_a_team_without_points(points, tricks, names):
-    err = refused(sheet(), deal(points, tricks))
+    err = refused(replay(), deal(points, tricks))
     assert list(err.fields) == ["tricks"]
     assert err.fields["tricks"].startswith(f"Did {names} take a trick?")
 
@@ -271,7 +271,7 @@ def test_tricks_are_required_for_a_team_without_points(points, tricks, names):
     ],
 )
 def test_contradictions_are_refused(entry, field):
-    err = refused(sheet(), entry)
+    err = refused(replay(), entry)
     assert list(err.fields) == [field]
 
 
@@ -299,7 +299,7 @@ def test_cards_are_counted(cards, tricks, points):
     entry: dict[str, Any] = {"cards": cards, "trump_suit": "clubs"}
     if tricks:
         entry["tricks"] = tricks
-    hand = sheet().record(entry)
+    hand = replay().play(entry)
     assert hand["entry"]["points"] == points
     assert hand["entry"]["trump_suit"] == "clubs"
     counted = hand["entry"]["cards"]
@@ -314,7 +314,7 @@ def test_cards_are_counted(cards, tricks, points):
 
 
 def test_cards_and_points_that_agree_are_both_kept():
-    hand = sheet().record({"points": [44, 76], "cards": [{"A": 2, "10": 1, "K": 3}, None]})
+    hand = replay().play({"points": [44, 76], "cards": [{"A": 2, "10": 1, "K": 3}, None]})
     assert hand["entry"]["points"] == [44, 76]
     assert hand["entry"]["cards"] == [
         {"A": 2, "10": 1, "K": 3, "Q": 0, "J": 0},
@@ -323,9 +323,9 @@ def test_cards_and_points_that_agree_are_both_kept():
 
 
 def test_entry_is_normalized():
-    hand = sheet().record({"points": [75, 45], "tricks": [None, None], "trump_suit": "", "last_trick": " Bob "})
+    hand = replay().play({"points": [75, 45], "tricks": [None, None], "trump_suit": "", "last_trick": " Bob "})
     assert hand["entry"] == {"points": [75, 45], "last_trick": "Bob"}
-    hand = sheet().record({"points": [75, 45], "tricks": [5, 3], "trump_suit": "hearts", "number": 1})
+    hand = replay().play({"points": [75, 45], "tricks": [5, 3], "trump_suit": "hearts", "number": 1})
     assert hand["entry"] == {"points": [75, 45], "tricks": [5, 3], "trump_suit": "hearts"}
 
 
@@ -333,38 +333,38 @@ def test_entry_is_normalized():
 
 
 def test_dealer_moves_clockwise_and_the_dealers_left_leads():
-    game = sheet()
+    game = replay()
     for number in range(1, 10):
         dealer = (number - 1) % 4
         expected = {"number": number, "dealer": PLAYERS[dealer], "leader": PLAYERS[(dealer + 1) % 4]}
         assert game.summary()["next"] == expected
-        hand = game.record(deal([75, 45]))
+        hand = game.play(deal([75, 45]))
         assert {key: hand[key] for key in expected} == expected
 
 
 def test_first_dealer_option():
-    game = sheet(first_dealer="Dee")
+    game = replay(first_dealer="Dee")
     assert game.summary()["next"] == {"number": 1, "dealer": "Dee", "leader": "Ann"}
-    game.record(deal([75, 45]))
+    game.play(deal([75, 45]))
     assert game.summary()["next"] == {"number": 2, "dealer": "Ann", "leader": "Bob"}
 
 
 def test_last_trick_leads_the_next_deal():
-    game = sheet()
-    first = game.record(deal([75, 45], last_trick="Cid"))
+    game = replay()
+    first = game.play(deal([75, 45], last_trick="Cid"))
     assert (first["dealer"], first["leader"]) == ("Ann", "Bob")
     assert game.summary()["next"] == {"number": 2, "dealer": "Bob", "leader": "Cid"}
-    second = game.record(deal([120, 0], [9, 0], last_trick="Ann"))
+    second = game.play(deal([120, 0], [9, 0], last_trick="Ann"))
     assert (second["dealer"], second["leader"]) == ("Bob", "Cid")
     assert game.summary()["next"] == {"number": 3, "dealer": "Cid", "leader": "Ann"}
-    game.record(deal([75, 45]))  # not noted: the dealer's left leads
+    game.play(deal([75, 45]))  # not noted: the dealer's left leads
     assert game.summary()["next"] == {"number": 4, "dealer": "Dee", "leader": "Ann"}
-    game.record(deal([75, 45], last_trick="Bob"))
+    game.play(deal([75, 45], last_trick="Bob"))
     assert game.summary()["next"] == {"number": 5, "dealer": "Ann", "leader": "Bob"}
 
 
 def test_summary_before_the_first_deal():
-    assert KozyolSheet(PLAYERS, parse_options(PLAYERS, {}, None)).summary() == {
+    assert KozyolReplay(PLAYERS, parse_options(PLAYERS, {}, None)).summary() == {
         "totals": [0, 0],
         "teams": TEAM_NAMES,
         "finished": False,
@@ -380,18 +380,18 @@ def test_summary_before_the_first_deal():
         ([L2, L2, L2, L2, L2, L2], 1, [0, 12], False),
         ([L2, EGGS, L6, L4, L2, L2], 1, [4, 12], True),
         ([L4, deal([60, 60], [4, 5]), L4, L4], 0, [12, 0], True),
-        ([L2, L4, L2, L4, L6, L2], 1, [8, 12], False),  # the other team's points stay on the sheet
+        ([L2, L4, L2, L4, L6, L2], 1, [8, 12], False),  # the other team's points stay on the replay
         ([L6, L6], 1, [0, 12], False),
         ([L4, L4, W6], 0, [14, 0], False),  # past the target
     ],
 )
 def test_end_of_series(entries, goat, totals, with_eggs):
-    game = KozyolSheet(PLAYERS, parse_options(PLAYERS, {}, None))
+    game = KozyolReplay(PLAYERS, parse_options(PLAYERS, {}, None))
     for entry in entries[:-1]:
-        game.record(entry)
+        game.play(entry)
         assert game.summary()["finished"] is False
         assert "goat" not in game.summary()
-    game.record(entries[-1])
+    game.play(entries[-1])
     summary = game.summary()
     assert summary["totals"] == totals
     assert summary["finished"] is True
@@ -455,9 +455,9 @@ MALFORMED = [
 
 @pytest.mark.parametrize("entry", MALFORMED, ids=[repr(entry)[:60] for entry in MALFORMED])
 def test_malformed_entries_raise_invalid_hand_only(entry):
-    game = sheet()
+    game = replay()
     refused(game, entry)
-    assert game.record(deal([75, 45]))["number"] == 1  # the sheet still works
+    assert game.play(deal([75, 45]))["number"] == 1  # the replay still works
 
 
 JUNK = [None, True, False, 0, 1, -1, 9, 10, 60, 120, 121, 1.5, "", "60", "Ann", "hearts", [], [60], [60, 60],
@@ -472,9 +472,9 @@ def test_junk_entries_never_raise_anything_but_invalid_hand():
         entry = {key: rng.choice(JUNK) for key in rng.sample(KEYS, rng.randint(0, len(KEYS)))}
         if rng.random() < 0.5:
             entry["points"] = rng.choice([[60, 60], [120, 0], [0, 120], [75, 45]])
-        game = sheet()
+        game = replay()
         try:
-            hand = game.record(entry)
+            hand = game.play(entry)
         except InvalidHand as err:
             assert set(err.fields) <= FIELDS and all(str(reason) for _, reason in err.errors)
             continue
@@ -533,13 +533,13 @@ def test_random_series_invariants():
         }
         options = parse_options(PLAYERS, raw, rng)
         target, first = options["target"], PLAYERS.index(options["first_dealer"])
-        game = KozyolSheet(PLAYERS, options)
+        game = KozyolReplay(PLAYERS, options)
         totals, eggs_before, leader = [0, 0], False, PLAYERS[(first + 1) % 4]
         for number in range(1, 200):
             assert max(totals) < target and not game.summary()["finished"]
             dealer = PLAYERS[(first + number - 1) % 4]
             entry, points, tricks = play_deal(rng)
-            hand = game.record(entry)
+            hand = game.play(entry)
             assert (hand["number"], hand["dealer"], hand["leader"]) == (number, dealer, leader)
             multiplier = 2 if eggs_before and options["eggs_double_next"] else 1
             assert hand["multiplier"] == multiplier
@@ -580,8 +580,8 @@ def test_random_series_invariants():
 
 def test_game_record():
     assert (GAME.slug, GAME.title, GAME.min_players, GAME.max_players) == ("kozyol", "Kozyol", 4, 4)
-    game = GAME.new_sheet(PLAYERS, GAME.parse_options(PLAYERS, {}, random.Random(0)))
-    assert game.record(deal([75, 45]))["totals"] == [0, 2]
+    game = GAME.new_replay(PLAYERS, GAME.parse_options(PLAYERS, {}, random.Random(0)))
+    assert game.play(deal([75, 45]))["totals"] == [0, 2]
 
 
 def test_doctests():

@@ -1,20 +1,24 @@
 """Barbu: four players, seven contracts per declarer, doubles settled pair by pair.
 
-Rules: RULES.md section 1. Entries are keyed by player name, as in the JSON API.
+Rules: docs/rules.md, Barbu. Entries are keyed by player name, as in the JSON API.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from .base import (
     N_,
     SUITS,
+    Entry,
     Game,
+    HandState,
     InvalidHand,
     Reason,
+    Summary,
+    Upcoming,
     as_bool,
     as_player,
     check_option_keys,
@@ -53,10 +57,77 @@ KING_OF_HEARTS = -20
 DOMINO_SCORES = (45, 20, 5, -5)
 DOMINO_TOTAL = sum(DOMINO_SCORES)
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+QUEENS = 4
+# What the table counts per player in a contract, and how many there are in all.
+COUNTED = {"no_tricks": "tricks", "trumps": "tricks", "no_queens": "queens", "no_hearts": "hearts"}
+COUNT_TOTALS = {"tricks": CARDS_PER_HAND, "queens": QUEENS, "hearts": CARDS_PER_HAND}
+# The finishing places of Dominoes, first to last.
+PLACES = tuple(range(SEATS))
+# The usual Dominoes scores and the other variant tables play; any descending four summing to 65 is allowed.
+DOMINO_VARIANTS = (DOMINO_SCORES, (40, 25, 10, -10))
 OPTIONS = ("first_declarer", "domino_scores", "enforce_declarer_doubles")
 
 
-def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random) -> dict[str, Any]:
+class Double(TypedDict):
+    by: str
+    target: str
+    redoubled: bool
+
+
+class BarbuCards(TypedDict, total=False):
+    """What the table counted or noted in one contract (only that contract's fields)."""
+
+    tricks: dict[str, int]
+    queens: dict[str, int]
+    hearts: dict[str, int]
+    ace_of_hearts: str
+    second_last: str
+    last: str
+    king_of_hearts: str
+    order: list[str]
+    trump_suit: str
+    start_rank: str
+
+
+class BarbuEntry(BarbuCards):
+    """A validated hand: the contract, what the table counted for it, and the doubles."""
+
+    contract: str
+    doubles: list[Double]
+
+
+class BarbuOptions(TypedDict):
+    first_declarer: str
+    domino_scores: list[int]
+    enforce_declarer_doubles: bool
+
+
+class BarbuHand(HandState):
+    declarer: str
+    cutter: str
+    contract: str
+    entry: BarbuEntry
+    raw: dict[str, int]
+    scores: dict[str, int]
+    totals: dict[str, int]
+    warnings: list[str]
+
+
+class BarbuUpcoming(Upcoming):
+    declarer: str
+    cutter: str
+    contracts_left: list[str]
+    doubles_owed: dict[str, int]
+    must_double: list[str]
+    hands_left_in_block: int
+
+
+class BarbuSummary(Summary):
+    totals: dict[str, int]
+    next: BarbuUpcoming | None
+
+
+def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random | None) -> BarbuOptions:
     """Check options and fill in defaults; draw the first declarer when not given."""
     raw = check_option_keys(raw, OPTIONS)
     domino = raw.get("domino_scores", list(DOMINO_SCORES))
@@ -88,7 +159,7 @@ def schedule(number: int, first: int) -> dict[str, int]:
     return {"declarer": declarer, "dealer": (declarer - 1) % SEATS, "cutter": (declarer + 2) % SEATS}
 
 
-def raw_scores(contract: str, entry: Mapping[str, Any], players: list[str], domino: list[int]) -> dict[str, int]:
+def raw_scores(contract: str, entry: BarbuEntry, players: list[str], domino: list[int]) -> dict[str, int]:
     """Raw score of each player for a validated entry (before doubles)."""
     if contract in PER_TRICK:
         return {p: PER_TRICK[contract] * entry["tricks"][p] for p in players}
@@ -107,7 +178,7 @@ def raw_scores(contract: str, entry: Mapping[str, Any], players: list[str], domi
     return {p: domino[order.index(p)] for p in players}
 
 
-def settle(raw: Mapping[str, int], doubles: list[dict[str, Any]]) -> dict[str, int]:
+def settle(raw: Mapping[str, int], doubles: list[Double]) -> dict[str, int]:
     """Hand scores after doubles: f_i = s_i + sum_j m_ij (s_i - s_j).
 
     >>> settle({"A": 30, "B": 15}, [{"by": "B", "target": "A", "redoubled": True}])
@@ -130,55 +201,53 @@ def _check_sum(counts: dict[str, int], field: str, total: int, what: str) -> Non
         )
 
 
-def parse_cards(contract: str, entry: Mapping[str, Any], players: list[str]) -> dict[str, Any]:
+def parse_cards(contract: str, entry: Entry, players: list[str]) -> BarbuCards:
     """Validate the contract-specific part of an entry; return it normalized."""
     if contract in PER_TRICK:
         tricks = per_player(entry, "tricks", players, CARDS_PER_HAND)
         _check_sum(tricks, "tricks", CARDS_PER_HAND, N_("tricks"))
-        out: dict[str, Any] = {"tricks": tricks}
+        out = BarbuCards(tricks=tricks)
         if contract == "trumps":
             suit = optional_choice(entry, "trump_suit", SUITS)
             if suit:
                 out["trump_suit"] = suit
         return out
     if contract == "no_queens":
-        queens = per_player(entry, "queens", players, 4)
-        _check_sum(queens, "queens", 4, N_("queens"))
-        return {"queens": queens}
+        queens = per_player(entry, "queens", players, QUEENS)
+        _check_sum(queens, "queens", QUEENS, N_("queens"))
+        return BarbuCards(queens=queens)
     if contract == "no_hearts":
         hearts = per_player(entry, "hearts", players, CARDS_PER_HAND)
         _check_sum(hearts, "hearts", CARDS_PER_HAND, N_("hearts"))
         ace = as_player(entry.get("ace_of_hearts"), "ace_of_hearts", players)
         if hearts[ace] < 1:
             raise refuse("ace_of_hearts", N_("{name} took the ace of hearts, so {name} took at least one heart."), name=ace)
-        return {"hearts": hearts, "ace_of_hearts": ace}
+        return BarbuCards(hearts=hearts, ace_of_hearts=ace)
     if contract == "no_last_two":
-        return {
-            "second_last": as_player(entry.get("second_last"), "second_last", players),
-            "last": as_player(entry.get("last"), "last", players),
-        }
+        return BarbuCards(second_last=as_player(entry.get("second_last"), "second_last", players),
+                          last=as_player(entry.get("last"), "last", players))
     if contract == "barbu":
-        return {"king_of_hearts": as_player(entry.get("king_of_hearts"), "king_of_hearts", players)}
+        return BarbuCards(king_of_hearts=as_player(entry.get("king_of_hearts"), "king_of_hearts", players))
     order = entry.get("order")
     if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
         raise refuse("order", N_("Put all four players in finishing order, each once."))
     order = [name.strip() for name in order]
     if sorted(order) != sorted(players):
         raise refuse("order", N_("Put all four players in finishing order, each once."))
-    out = {"order": order}
+    out = BarbuCards(order=order)
     rank = optional_choice(entry, "start_rank", RANKS)
     if rank:
         out["start_rank"] = rank
     return out
 
 
-def parse_doubles(raw: Any, contract: str, declarer: str, players: list[str]) -> list[dict[str, Any]]:
+def parse_doubles(raw: Any, contract: str, declarer: str, players: list[str]) -> list[Double]:
     """Validate the doubles of one hand against the doubling rules."""
     if raw is None:
         return []
     if not isinstance(raw, list):
         raise refuse("doubles", N_("Give the doubles as a list."))
-    doubles: list[dict[str, Any]] = []
+    doubles: list[Double] = []
     pairs: set[frozenset[str]] = set()
     for item in raw:
         if not isinstance(item, Mapping):
@@ -199,18 +268,21 @@ def parse_doubles(raw: Any, contract: str, declarer: str, players: list[str]) ->
                 a=by, b=target,
             )
         pairs.add(pair)
-        doubles.append({"by": by, "target": target, "redoubled": redoubled})
+        doubles.append(Double(by=by, target=target, redoubled=redoubled))
     return doubles
 
 
-class BarbuSheet:
+class BarbuReplay:
     """A Barbu match replayed hand by hand."""
+
+    lowest_wins = False
 
     def __init__(self, players: list[str], options: Mapping[str, Any]):
         self.players = list(players)
-        self.options = dict(options)
+        self.options = BarbuOptions(**options)  # type: ignore[typeddict-item]
         self.first = self.players.index(options["first_declarer"])
-        self.hands: list[dict[str, Any]] = []
+        self.sides = [[p] for p in self.players]
+        self.hands: list[BarbuHand] = []
         # Hand number -> the reasons behind its warnings, for the web layer to translate.
         self.warned: dict[int, list[Reason]] = {}
         self.totals = {p: 0 for p in self.players}
@@ -234,7 +306,7 @@ class BarbuSheet:
         must = [p for p, n in owed.items() if n > 0 and n >= chances]
         return owed, must
 
-    def record(self, entry: Mapping[str, Any]) -> dict[str, Any]:
+    def play(self, entry: Entry) -> BarbuHand:
         """Validate entry as the next hand, score it and append it; return the hand state."""
         if self.finished:
             raise refuse("number", N_("All {count} hands have been played."), count=HANDS)
@@ -251,31 +323,31 @@ class BarbuSheet:
                 "contract", N_("{name} has already played {contract} in this block."),
                 name=declarer, contract=Reason(CONTRACT_TITLES[contract]),
             )
-        normalized = {"contract": contract, **parse_cards(contract, entry, self.players)}
+        cards = parse_cards(contract, entry, self.players)
         doubles = parse_doubles(entry.get("doubles"), contract, declarer, self.players)
-        normalized["doubles"] = doubles
+        normalized = BarbuEntry(contract=contract, **cards, doubles=doubles)
         warnings = self._check_obligation(doubles, declarer)
         if warnings:
             self.warned[number] = warnings
         raw = raw_scores(contract, normalized, self.players, self.options["domino_scores"])
         scores = settle(raw, doubles)
         self._advance(contract, doubles, declarer, scores)
-        hand = {
-            "number": number,
-            "declarer": declarer,
-            "dealer": seats["dealer"],
-            "cutter": seats["cutter"],
-            "contract": contract,
-            "entry": normalized,
-            "raw": raw,
-            "scores": scores,
-            "totals": dict(self.totals),
-            "warnings": [str(reason) for reason in warnings],
-        }
+        hand = BarbuHand(
+            number=number,
+            declarer=declarer,
+            dealer=seats["dealer"],
+            cutter=seats["cutter"],
+            contract=contract,
+            entry=normalized,
+            raw=raw,
+            scores=scores,
+            totals=dict(self.totals),
+            warnings=[str(reason) for reason in warnings],
+        )
         self.hands.append(hand)
         return hand
 
-    def _check_obligation(self, doubles: list[dict[str, Any]], declarer: str) -> list[Reason]:
+    def _check_obligation(self, doubles: list[Double], declarer: str) -> list[Reason]:
         _, must = self.obligations()
         doubling = {d["by"] for d in doubles if d["target"] == declarer}
         missing = [p for p in must if p not in doubling]
@@ -295,7 +367,7 @@ class BarbuSheet:
             raise InvalidHand(reasons)
         return [reason for _, reason in reasons]
 
-    def _advance(self, contract: str, doubles: list[dict[str, Any]], declarer: str, scores: dict[str, int]) -> None:
+    def _advance(self, contract: str, doubles: list[Double], declarer: str, scores: dict[str, int]) -> None:
         for p in self.players:
             self.totals[p] += scores[p]
         self.used.add(contract)
@@ -306,29 +378,35 @@ class BarbuSheet:
             self.used = set()
             self.doubled = {p: 0 for p in self.players}
 
-    def next(self) -> dict[str, Any] | None:
+    def next(self) -> BarbuUpcoming | None:
         """What the table does next, or None once all 28 hands are played."""
         if self.finished:
             return None
         number = len(self.hands) + 1
         owed, must = self.obligations()
         seats = self._seats(number)
-        return {
-            "number": number,
-            **seats,
-            "contracts_left": [c for c in CONTRACTS if c not in self.used],
-            "doubles_owed": owed,
-            "must_double": must,
-            "hands_left_in_block": HANDS_PER_DECLARER - (number - 1) % HANDS_PER_DECLARER,
-        }
+        return BarbuUpcoming(
+            number=number,
+            declarer=seats["declarer"],
+            dealer=seats["dealer"],
+            cutter=seats["cutter"],
+            contracts_left=[c for c in CONTRACTS if c not in self.used],
+            doubles_owed=owed,
+            must_double=must,
+            hands_left_in_block=HANDS_PER_DECLARER - (number - 1) % HANDS_PER_DECLARER,
+        )
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "totals": dict(self.totals),
-            "finished": self.finished,
-            "winners": winners_of(self.totals) if self.finished else [],
-            "next": self.next(),
-        }
+    def summary(self) -> BarbuSummary:
+        return BarbuSummary(
+            totals=dict(self.totals),
+            finished=self.finished,
+            winners=winners_of(self.totals) if self.finished else [],
+            next=self.next(),
+        )
+
+    def side_totals(self, hand: BarbuHand | None = None) -> list[int]:  # type: ignore[override]
+        totals = self.totals if hand is None else hand["totals"]
+        return [totals[p] for p in self.players]
 
 
 GAME = Game(
@@ -337,5 +415,5 @@ GAME = Game(
     min_players=SEATS,
     max_players=SEATS,
     parse_options=parse_options,
-    new_sheet=BarbuSheet,
+    new_replay=BarbuReplay,
 )

@@ -8,9 +8,9 @@ translates the template and fills in the values, so the engine stays pure.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict
 
 NAME_MAX = 40
 SUITS = ("spades", "hearts", "diamonds", "clubs")
@@ -40,20 +40,28 @@ class InvalidHand(ValueError):
     ({'tricks': '2 left'}, '2 left')
     """
 
-    def __init__(self, errors: Iterable[tuple[str, Reason | str]], hand: int | None = None):
+    def __init__(self, errors: Iterable[tuple[str, Reason | str]]):
         self.errors: list[tuple[str, Reason]] = [
             (name, reason if isinstance(reason, Reason) else Reason(reason)) for name, reason in errors
         ]
-        self.hand = hand
         super().__init__(str(self.errors[0][1]) if self.errors else "invalid entry")
+
+    def by_field(self, say: Callable[[Reason], str] = str) -> dict[str, str]:
+        """Field -> reason (the first per field), worded by say: English here, translated by the web.
+
+        >>> InvalidHand([("a", Reason("one")), ("a", Reason("two")), ("b", "three")]).by_field()
+        {'a': 'one', 'b': 'three'}
+        """
+        out: dict[str, str] = {}
+        for name, reason in self.errors:
+            if name not in out:
+                out[name] = say(reason)
+        return out
 
     @property
     def fields(self) -> dict[str, str]:
         """Field -> reason in English, the first reason per field."""
-        out: dict[str, str] = {}
-        for name, reason in self.errors:
-            out.setdefault(name, str(reason))
-        return out
+        return self.by_field()
 
     @property
     def reason(self) -> Reason:
@@ -65,16 +73,70 @@ def refuse(field_name: str, text: str, **params: Any) -> InvalidHand:
     return InvalidHand([(field_name, Reason(text, params))])
 
 
-class Sheet(Protocol):
-    """A match being replayed hand by hand: what every engine provides."""
+# -- the shapes at the engine's boundary (the JSON API gives them as they are) ---------
 
-    hands: list[dict[str, Any]]
+Entry = Mapping[str, Any]
+"""A hand as entered (API body or form), before validation; each game normalizes it to its own TypedDict."""
 
-    def record(self, entry: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate an entry against the match so far, score it and append it."""
 
-    def summary(self) -> dict[str, Any]:
+class Upcoming(TypedDict):
+    """What the table does next; each game adds its roles (declarer, leader, pass...)."""
+
+    number: int
+    dealer: str
+
+
+class HandState(TypedDict):
+    """One hand as replayed: its number, who dealt, the normalized entry; each game adds its scores."""
+
+    number: int
+    dealer: str
+
+
+class Summary(TypedDict):
+    """The state after the last hand; each game adds its totals (and extras such as Kozyol's teams)."""
+
+    finished: bool
+    winners: list[str]
+
+
+class Replay(Protocol):
+    """A match replayed hand by hand from its entries: what every engine provides.
+
+    ``sides`` and ``running_totals`` say the same in every game, so shared code (charts,
+    the table view) needs no branch: a side is one player, or a Kozyol team of two.
+    """
+
+    players: list[str]
+    options: Mapping[str, Any]
+    hands: Sequence[HandState]
+    sides: list[list[str]]
+    lowest_wins: bool
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match is over: no more hands can be played."""
+
+    def play(self, entry: Entry) -> HandState:
+        """Validate an entry as the next hand, score it and append it; return its state."""
+
+    def next(self) -> Upcoming | None:
+        """What the table does next, or None once the match is over."""
+
+    def summary(self) -> Summary:
         """Totals, finished, winners, next (and game extras) as in the API."""
+
+    def side_totals(self, hand: HandState | None = None) -> list[int]:
+        """Each side's total after hand (the last one when None), in the order of sides."""
+
+
+def running_totals(replay: Replay) -> list[list[int]]:
+    """Each side's running total, from 0 before the first hand to the last hand."""
+    lines: list[list[int]] = [[0] for _ in replay.sides]
+    for hand in replay.hands:
+        for line, total in zip(lines, replay.side_totals(hand)):
+            line.append(total)
+    return lines
 
 
 @dataclass(frozen=True)
@@ -85,8 +147,8 @@ class Game:
     title: str
     min_players: int
     max_players: int
-    parse_options: Callable[[list[str], Mapping[str, Any], random.Random], dict[str, Any]]
-    new_sheet: Callable[[list[str], Mapping[str, Any]], Sheet]
+    parse_options: Callable[[list[str], Mapping[str, Any] | None, random.Random | None], Mapping[str, Any]]
+    new_replay: Callable[[list[str], Mapping[str, Any]], Replay]
 
 
 # -- entry checks shared by the engines ------------------------------------------------
@@ -201,3 +263,15 @@ def winners_of(totals: Mapping[str, int], lowest: bool = False) -> list[str]:
     """
     best = (min if lowest else max)(totals.values())
     return [name for name, total in totals.items() if total == best]
+
+
+def ranking(totals: Mapping[str, int], lowest: bool = False) -> list[tuple[int, str, int]]:
+    """Place, name and total from first to last; equal totals share a place, in seat order.
+
+    >>> ranking({"A": 5, "B": 9, "C": 5})
+    [(1, 'B', 9), (2, 'A', 5), (2, 'C', 5)]
+    """
+    ranked: list[tuple[int, str, int]] = []
+    for place, (name, total) in enumerate(sorted(totals.items(), key=lambda item: item[1], reverse=not lowest), 1):
+        ranked.append((ranked[-1][0] if ranked and ranked[-1][2] == total else place, name, total))
+    return ranked

@@ -1,17 +1,19 @@
 """Cancellation Hearts: six to eleven players, two decks, lowest total wins.
 
-Rules: RULES.md section 3. Entries are keyed by player name, as in the JSON API.
+Rules: docs/rules.md, Cancellation Hearts. Entries are keyed by player name, as in the JSON API.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from .base import (
     N_,
+    Entry,
     Game,
+    Summary,
     check_option_keys,
     optional_choice,
     optional_seat_name,
@@ -31,6 +33,7 @@ HEART = 1
 BLACK_MARIA = 13
 # Passing direction by hand: left in hands 1, 3, 5, ...; right in hands 2, 4, 6, ...
 PASSES = ("left", "right")
+CARDS_PASSED = 3
 MOON_CHOICES = ("subtract", "add")
 MOON_POINTS = (26, 52)
 TARGET = 150
@@ -39,7 +42,44 @@ TARGET_MAX = 1000
 OPTIONS = ("target", "moon_points", "first_dealer")
 
 
-def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random) -> dict[str, Any]:
+class HeartsEntry(TypedDict):
+    """A validated hand: hearts and Black Marias per player, the moon choice when someone shot it."""
+
+    hearts: dict[str, int]
+    black_marias: dict[str, int]
+    moon: NotRequired[str]
+
+
+class HeartsOptions(TypedDict):
+    target: int
+    moon_points: int
+    first_dealer: str
+
+
+class Deal(TypedDict):
+    cards_each: int
+    left_over: int
+
+
+# "pass" is a Python keyword, so these take the functional form (same keys as HandState/Upcoming and more).
+Seats = TypedDict("Seats", {"dealer": str, "leader": str, "pass": str})
+HeartsHand = TypedDict("HeartsHand", {
+    "number": int, "dealer": str, "leader": str, "pass": str, "entry": HeartsEntry,
+    "points": dict[str, int], "scores": dict[str, int], "totals": dict[str, int], "moon_shooter": str | None,
+})
+HeartsUpcoming = TypedDict("HeartsUpcoming", {
+    "number": int, "dealer": str, "leader": str, "pass": str, "cards_each": int, "left_over": int,
+})
+
+
+class HeartsSummary(Summary):
+    totals: dict[str, int]
+    next: HeartsUpcoming | None
+    closest: list[str]
+    target: int
+
+
+def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random | None) -> HeartsOptions:
     """Check options and fill in defaults; the first dealer is seat 0 unless named."""
     raw = check_option_keys(raw, OPTIONS)
     target = raw.get("target")
@@ -56,21 +96,18 @@ def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random
             "moon_points", N_("Shooting the moon counts either {first} or {second} points."),
             first=MOON_POINTS[0], second=MOON_POINTS[1],
         )
-    return {
-        "target": target,
-        "moon_points": moon,
-        "first_dealer": optional_seat_name(raw, "first_dealer", players, None),
-    }
+    return HeartsOptions(target=target, moon_points=moon,
+                         first_dealer=optional_seat_name(raw, "first_dealer", players, None))
 
 
-def deal(seats: int) -> dict[str, int]:
+def deal(seats: int) -> Deal:
     """Cards dealt to each player and cards left over for the first trick.
 
     >>> deal(7)
     {'cards_each': 14, 'left_over': 6}
     """
     cards_each, left_over = divmod(CARDS, seats)
-    return {"cards_each": cards_each, "left_over": left_over}
+    return Deal(cards_each=cards_each, left_over=left_over)
 
 
 def schedule(number: int, first: int, seats: int) -> dict[str, Any]:
@@ -121,7 +158,7 @@ def _check_at_most(counts: Mapping[str, int], field: str, limit: int, text: str)
         raise refuse(field, text, got=got, limit=limit)
 
 
-def parse_entry(entry: Any, players: list[str]) -> tuple[dict[str, Any], str | None]:
+def parse_entry(entry: Any, players: list[str]) -> tuple[HeartsEntry, str | None]:
     """Validate one hand's entry; return it normalized and the moon shooter (or None)."""
     if not isinstance(entry, Mapping):
         raise refuse("entry", N_("A hand must be an object."))
@@ -132,7 +169,7 @@ def parse_entry(entry: Any, players: list[str]) -> tuple[dict[str, Any], str | N
         marias, "black_marias", BLACK_MARIAS, N_("The Black Marias add up to {got}; at most {limit} can be taken.")
     )
     moon = optional_choice(entry, "moon", MOON_CHOICES)
-    normalized: dict[str, Any] = {"hearts": hearts, "black_marias": marias}
+    normalized = HeartsEntry(hearts=hearts, black_marias=marias)
     shooter = shooter_of(hearts, marias)
     if shooter is not None:
         if moon is None:
@@ -144,14 +181,17 @@ def parse_entry(entry: Any, players: list[str]) -> tuple[dict[str, Any], str | N
     return normalized, shooter
 
 
-class HeartsSheet:
+class HeartsReplay:
     """A Cancellation Hearts match replayed hand by hand."""
+
+    lowest_wins = True
 
     def __init__(self, players: list[str], options: Mapping[str, Any]):
         self.players = list(players)
-        self.options = dict(options)
+        self.options = HeartsOptions(**options)  # type: ignore[typeddict-item]
         self.first = self.players.index(options["first_dealer"])
-        self.hands: list[dict[str, Any]] = []
+        self.sides = [[p] for p in self.players]
+        self.hands: list[HeartsHand] = []
         self.totals = {p: 0 for p in self.players}
 
     @property
@@ -159,11 +199,11 @@ class HeartsSheet:
         """Whether a player has reached or passed the target."""
         return any(total >= self.options["target"] for total in self.totals.values())
 
-    def _seats(self, number: int) -> dict[str, Any]:
+    def _seats(self, number: int) -> Seats:
         seats = schedule(number, self.first, len(self.players))
         return {"dealer": self.players[seats["dealer"]], "leader": self.players[seats["leader"]], "pass": seats["pass"]}
 
-    def record(self, entry: Mapping[str, Any]) -> dict[str, Any]:
+    def play(self, entry: Entry) -> HeartsHand:
         """Validate entry as the next hand, score it and append it; return the hand state."""
         if self.finished:
             raise refuse(
@@ -176,35 +216,38 @@ class HeartsSheet:
         for p in self.players:
             self.totals[p] += scores[p]
         number = len(self.hands) + 1
-        hand = {
-            "number": number,
-            **self._seats(number),
-            "entry": normalized,
-            "points": points,
-            "scores": scores,
-            "totals": dict(self.totals),
+        seats = self._seats(number)
+        hand: HeartsHand = {
+            "number": number, "dealer": seats["dealer"], "leader": seats["leader"], "pass": seats["pass"],
+            "entry": normalized, "points": points, "scores": scores, "totals": dict(self.totals),
             "moon_shooter": shooter,
         }
         self.hands.append(hand)
         return hand
 
-    def next(self) -> dict[str, Any] | None:
+    def next(self) -> HeartsUpcoming | None:
         """What the table does next, or None once a player has reached the target."""
         if self.finished:
             return None
         number = len(self.hands) + 1
-        return {"number": number, **self._seats(number), **deal(len(self.players))}
+        seats, cards = self._seats(number), deal(len(self.players))
+        return {"number": number, "dealer": seats["dealer"], "leader": seats["leader"], "pass": seats["pass"],
+                "cards_each": cards["cards_each"], "left_over": cards["left_over"]}
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> HeartsSummary:
         """Totals, finished, winners, next, and who is closest to the target."""
-        return {
-            "totals": dict(self.totals),
-            "finished": self.finished,
-            "winners": winners_of(self.totals, lowest=True) if self.finished else [],
-            "next": self.next(),
-            "closest": winners_of(self.totals),
-            "target": self.options["target"],
-        }
+        return HeartsSummary(
+            totals=dict(self.totals),
+            finished=self.finished,
+            winners=winners_of(self.totals, lowest=True) if self.finished else [],
+            next=self.next(),
+            closest=winners_of(self.totals),
+            target=self.options["target"],
+        )
+
+    def side_totals(self, hand: HeartsHand | None = None) -> list[int]:  # type: ignore[override]
+        totals = self.totals if hand is None else hand["totals"]
+        return [totals[p] for p in self.players]
 
 
 GAME = Game(
@@ -213,5 +256,5 @@ GAME = Game(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     parse_options=parse_options,
-    new_sheet=HeartsSheet,
+    new_replay=HeartsReplay,
 )

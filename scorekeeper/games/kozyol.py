@@ -1,6 +1,6 @@
 """Kozyol (the goat): two teams count card points; the loser of each deal takes defeat points.
 
-Rules: RULES.md section 2. Team 0 is seats 0 and 2, team 1 seats 1 and 3; entries give
+Rules: docs/rules.md, Kozyol. Team 0 is seats 0 and 2, team 1 seats 1 and 3; entries give
 pairs [team 0, team 1], as in the JSON API. With ``eggs_double_next`` the deal after eggs
 counts double; eggs twice in a row do not stack, the next deal still counts double only.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
-from .base import (N_, NAME_MAX, SUITS, Game, as_bool, as_int, as_player, check_option_keys, optional_choice,
-                   optional_seat_name, refuse)
+from .base import (N_, NAME_MAX, SUITS, Entry, Game, HandState, Summary, Upcoming, as_bool, as_int, as_player,
+                   check_option_keys, optional_choice, optional_seat_name, refuse)
 
 SEATS = 4
 TEAMS = 2
@@ -28,6 +28,45 @@ DEFAULT_TARGET = 12
 TARGET_RANGE = (1, 100)
 FLAGS = ("eggs_double_next", "six_for_zero_points")
 OPTIONS = ("target", *FLAGS, "first_dealer")
+
+
+class KozyolEntry(TypedDict):
+    """A validated deal: card points [team 0, team 1] always; cards, tricks and notes when given."""
+
+    points: list[int]
+    cards: NotRequired[list[dict[str, int]]]
+    tricks: NotRequired[list[int | None]]
+    trump_suit: NotRequired[str]
+    last_trick: NotRequired[str]
+
+
+class KozyolOptions(TypedDict):
+    target: int
+    eggs_double_next: bool
+    six_for_zero_points: bool
+    first_dealer: str
+
+
+class KozyolHand(HandState):
+    leader: str
+    entry: KozyolEntry
+    loser: int | None
+    eggs: bool
+    defeat_points: list[int]
+    totals: list[int]
+    multiplier: int
+
+
+class KozyolUpcoming(Upcoming):
+    leader: str
+
+
+class KozyolSummary(Summary):
+    totals: list[int]
+    teams: list[list[str]]
+    next: KozyolUpcoming | None
+    goat: NotRequired[int]
+    goat_with_eggs: NotRequired[bool]
 
 
 def _reachable() -> frozenset[int]:
@@ -46,14 +85,16 @@ def _reachable() -> frozenset[int]:
 REACHABLE = _reachable()
 
 
-def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random | None) -> dict[str, Any]:
+def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random | None) -> KozyolOptions:
     """Check options and fill in defaults; the first dealer is seat 0 unless named, never drawn."""
     raw = check_option_keys(raw, OPTIONS)
     if len(players) != SEATS:
         raise refuse("players", N_("This game needs exactly {count} players."), count=SEATS)
     target = DEFAULT_TARGET if raw.get("target") is None else as_int(raw["target"], "target", *TARGET_RANGE)
     flags = {flag: False if raw.get(flag) is None else as_bool(raw[flag], flag) for flag in FLAGS}
-    return {"target": target, **flags, "first_dealer": optional_seat_name(raw, "first_dealer", players, None)}
+    return KozyolOptions(target=target, eggs_double_next=flags["eggs_double_next"],
+                         six_for_zero_points=flags["six_for_zero_points"],
+                         first_dealer=optional_seat_name(raw, "first_dealer", players, None))
 
 
 def points_of(counts: Mapping[str, int]) -> int:
@@ -157,20 +198,20 @@ def parse_tricks(raw: Any, points: list[int], teams: list[list[str]]) -> list[in
     return tricks
 
 
-def parse_entry(entry: Mapping[str, Any], players: list[str], teams: list[list[str]]) -> dict[str, Any]:
+def parse_entry(entry: Entry, players: list[str], teams: list[list[str]]) -> KozyolEntry:
     """Validate one deal's entry; return it normalized, always with points."""
-    out: dict[str, Any] = {}
+    cards = None
     points = None if entry.get("points") is None else parse_points(entry["points"], teams)
     if entry.get("cards") is not None:
-        out["cards"] = parse_cards(entry["cards"], teams)
-        counted = [points_of(side) for side in out["cards"]]
+        cards = parse_cards(entry["cards"], teams)
+        counted = [points_of(side) for side in cards]
         if points is not None and counted != points:
             raise refuse("cards", N_("The cards count {c0} and {c1}, but the points say {p0} and {p1}."),
                          c0=counted[0], c1=counted[1], p0=points[0], p1=points[1])
         points = counted
     if points is None:
         raise refuse("points", N_("Enter the card points of both teams, or the cards they won."))
-    out["points"] = points
+    out = KozyolEntry(cards=cards, points=points) if cards is not None else KozyolEntry(points=points)
     tricks = parse_tricks(entry.get("tricks"), points, teams)
     if any(t is not None for t in tricks):
         out["tricks"] = tricks
@@ -185,15 +226,18 @@ def parse_entry(entry: Mapping[str, Any], players: list[str], teams: list[list[s
     return out
 
 
-class KozyolSheet:
+class KozyolReplay:
     """A Kozyol series replayed deal by deal."""
+
+    lowest_wins = True  # defeat points: the team that reaches the target is the goat
 
     def __init__(self, players: list[str], options: Mapping[str, Any]):
         self.players = list(players)
         self.options = parse_options(self.players, options, None)
         self.first = self.players.index(self.options["first_dealer"])
         self.teams = [self.players[team::TEAMS] for team in range(TEAMS)]
-        self.hands: list[dict[str, Any]] = []
+        self.sides = self.teams
+        self.hands: list[KozyolHand] = []
         self.totals = [0] * TEAMS
 
     @property
@@ -201,12 +245,16 @@ class KozyolSheet:
         """The team that reached the target, or None while the series goes on."""
         return next((t for t in range(TEAMS) if self.totals[t] >= self.options["target"]), None)
 
+    @property
+    def finished(self) -> bool:
+        return self.goat is not None
+
     def _seats(self, number: int) -> dict[str, str]:
         dealer = (self.first + number - 1) % SEATS
         last = self.hands[-1]["entry"].get("last_trick") if self.hands else None
         return {"dealer": self.players[dealer], "leader": last or self.players[(dealer + 1) % SEATS]}
 
-    def record(self, entry: Mapping[str, Any]) -> dict[str, Any]:
+    def play(self, entry: Entry) -> KozyolHand:
         """Validate entry as the next deal, score it and append it; return the hand state."""
         if self.goat is not None:
             p1, p2 = self.teams[self.goat]
@@ -221,29 +269,35 @@ class KozyolSheet:
         tricks = normalized.get("tricks", [None] * TEAMS)
         loser, defeat = score_deal(normalized["points"], tricks, multiplier, self.options["six_for_zero_points"])
         self.totals = [total + points for total, points in zip(self.totals, defeat)]
-        hand = {"number": number, **self._seats(number), "entry": normalized, "loser": loser, "eggs": loser is None,
-                "defeat_points": defeat, "totals": list(self.totals), "multiplier": multiplier}
+        seats = self._seats(number)
+        hand = KozyolHand(number=number, dealer=seats["dealer"], leader=seats["leader"], entry=normalized, loser=loser,
+                          eggs=loser is None, defeat_points=defeat, totals=list(self.totals), multiplier=multiplier)
         self.hands.append(hand)
         return hand
 
-    def next(self) -> dict[str, Any] | None:
+    def next(self) -> KozyolUpcoming | None:
         """Number, dealer and leader of the next deal, or None once the series is over."""
         if self.goat is not None:
             return None
-        return {"number": len(self.hands) + 1, **self._seats(len(self.hands) + 1)}
+        number = len(self.hands) + 1
+        seats = self._seats(number)
+        return KozyolUpcoming(number=number, dealer=seats["dealer"], leader=seats["leader"])
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> KozyolSummary:
         """Totals, teams, finished, winners and next; the goat once the series is over."""
         goat = self.goat
-        out: dict[str, Any] = {"totals": list(self.totals), "teams": [list(team) for team in self.teams],
-                               "finished": goat is not None, "next": self.next(),
-                               "winners": [] if goat is None else list(self.teams[1 - goat])}
+        out = KozyolSummary(totals=list(self.totals), teams=[list(team) for team in self.teams],
+                            finished=goat is not None, next=self.next(),
+                            winners=[] if goat is None else list(self.teams[1 - goat]))
         if goat is not None:
             out.update(goat=goat, goat_with_eggs=any(hand["eggs"] for hand in self.hands))
         return out
 
+    def side_totals(self, hand: KozyolHand | None = None) -> list[int]:  # type: ignore[override]
+        return list(self.totals if hand is None else hand["totals"])
+
 
 GAME = Game(
     slug="kozyol", title=N_("Kozyol"), min_players=SEATS, max_players=SEATS,
-    parse_options=parse_options, new_sheet=KozyolSheet,
+    parse_options=parse_options, new_replay=KozyolReplay,
 )
