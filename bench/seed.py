@@ -87,8 +87,8 @@ def stored_entries(game: str, players: list[str], options: dict[str, Any], entri
     """Options and entries exactly as the app stores them (parsed, normalized by the engine)."""
     rules = GAMES[game]
     parsed = rules.parse_options(players, options, secrets.SystemRandom())
-    sheet = rules.new_sheet(players, parsed)
-    return parsed, [sheet.record(entry)["entry"] for entry in entries]
+    played = rules.new_replay(players, parsed)
+    return parsed, [played.play(entry)["entry"] for entry in entries]
 
 
 def prepared_json(table: Table) -> Table:

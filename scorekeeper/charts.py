@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
+
+from .games.base import Replay, running_totals
 
 # Distinguishable on light and dark backgrounds, for up to 11 players.
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
            "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79")
 WIDTH, HEIGHT = 640, 240
 MARGIN = {"left": 44, "right": 12, "top": 12, "bottom": 28}
-
-
-def series(hands: Sequence[Mapping[str, Any]], count: int) -> list[list[int]]:
-    """Running totals per line (player or team), starting at 0 before the first hand.
-
-    >>> series([{"totals": {"A": 5, "B": -5}}, {"totals": {"A": 2, "B": -2}}], 2)
-    [[0, 5, 2], [0, -5, -2]]
-    """
-    lines: list[list[int]] = [[0] for _ in range(count)]
-    for hand in hands:
-        totals = hand["totals"]
-        values = list(totals.values()) if isinstance(totals, Mapping) else list(totals)
-        for line, value in zip(lines, values):
-            line.append(value)
-    return lines
 
 
 def nice_step(span: int) -> int:
@@ -85,9 +71,7 @@ def running_totals_svg(labels: Sequence[str], lines: Sequence[Sequence[int]], ti
     return "".join(parts)
 
 
-def match_chart(players: Sequence[str], hands: Sequence[Mapping[str, Any]], summary: Mapping[str, Any],
-                title: str) -> str:
-    """The running-totals chart of a match: one line per player, or per team in Kozyol."""
-    teams = summary.get("teams")
-    labels = [" & ".join(team) for team in teams] if teams else list(players)
-    return running_totals_svg(labels, series(hands, len(labels)), title)
+def match_chart(replay: Replay, title: str) -> str:
+    """The running-totals chart of a match: one line per side (a player, or a Kozyol team)."""
+    labels = [" & ".join(side) for side in replay.sides]
+    return running_totals_svg(labels, running_totals(replay), title)

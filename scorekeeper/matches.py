@@ -9,17 +9,17 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from cachetools import LRUCache, cached
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from .db import db
 from .games import GAMES, InvalidHand, Reason
-from .games.base import N_, Sheet, parse_players, refuse
+from .games.base import N_, Entry, Replay, parse_players, refuse
 from .i18n import LANGUAGES
 from .models import Hand, HandChange, Match, utcnow
 
@@ -114,7 +114,7 @@ def _compiled_peek_sql(dialect: Any) -> tuple[str, bool]:
     return _PEEK_SQL[kind]
 
 
-def entries_of(match: Match) -> list[dict[str, Any]]:
+def entries_of(match: Match) -> list[Entry]:
     """The stored entries of the match, oldest first (the entry column alone, no Hand objects)."""
     return list(db.session.scalars(_ENTRIES, {"match_id": match.id}))
 
@@ -132,13 +132,13 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         raise refuse("language", N_("Choose one of the languages: {languages}."), languages=", ".join(LANGUAGES))
     names = parse_players(players, game.min_players, game.max_players)
     parsed = game.parse_options(names, options, secrets.SystemRandom())
-    sheet = game.new_sheet(names, parsed)
+    played = game.new_replay(names, parsed)
     for number, entry in enumerate(entries, 1):
         try:
-            sheet.record(entry)
+            played.play(entry)
         except InvalidHand as err:
             raise InvalidHand([(f"hands.{number}", Reason(
-                N_("Hand {number} breaks a rule: {reason}"), {"number": number, "reason": err.reason}))], number) from err
+                N_("Hand {number} breaks a rule: {reason}"), {"number": number, "reason": err.reason}))]) from err
     key = secrets.token_urlsafe(24)
     match = Match(
         public_id=secrets.token_urlsafe(16),
@@ -147,54 +147,42 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         options=parsed,
         edit_key_hash=hash_key(key),
         language=language or None,
-        hands=[Hand(number=hand["number"], entry=hand["entry"]) for hand in sheet.hands],
+        hands=[Hand(number=hand["number"], entry=hand["entry"]) for hand in played.hands],
     )
     db.session.add(match)
     db.session.flush()
-    for hand in sheet.hands:
+    for hand in played.hands:
         _log(match, hand["number"], "record", None, hand["entry"], source)
     db.session.commit()
     return match, key
 
 
-def replay(match: Match, entries: list[Mapping[str, Any]] | None = None) -> Sheet:
+def replay(match: Match, entries: list[Entry] | None = None) -> Replay:
     """Run the stored (or given) entries through the engine, oldest first."""
-    sheet = GAMES[match.game].new_sheet(match.players, match.options)
+    played = GAMES[match.game].new_replay(match.players, match.options)
     for number, entry in enumerate(entries if entries is not None else entries_of(match), 1):
         try:
-            sheet.record(entry)
+            played.play(entry)
         except InvalidHand as err:
             raise later_hand_refused(number, err) from err
-    return sheet
+    return played
 
 
-_STANDINGS: OrderedDict[tuple[str, int], Sheet] = OrderedDict()
-_STANDINGS_LOCK = threading.Lock()
-STANDINGS_CACHED = 512
+REPLAYS_CACHED = 512
 
 
-def standings(match: Match) -> Sheet:
-    """The replayed match for reading (pages, polls), cached per match version; do not record into it.
+@cached(LRUCache(maxsize=REPLAYS_CACHED), key=lambda match: (match.public_id, match.version), lock=threading.Lock())
+def cached_replay(match: Match) -> Replay:
+    """The replayed match for reading (pages, polls), kept per match version; never play into it.
 
-    Every write raises the version, so a cached sheet is never served for a changed match.
+    Every write raises the version, so a kept replay is never served for a changed match.
     """
-    key = (match.public_id, match.version)
-    with _STANDINGS_LOCK:
-        sheet = _STANDINGS.get(key)
-        if sheet is not None:
-            _STANDINGS.move_to_end(key)
-            return sheet
-    sheet = replay(match)
-    with _STANDINGS_LOCK:
-        _STANDINGS[key] = sheet
-        while len(_STANDINGS) > STANDINGS_CACHED:
-            _STANDINGS.popitem(last=False)
-    return sheet
+    return replay(match)
 
 
 def later_hand_refused(number: int, err: InvalidHand) -> InvalidHand:
     reason = Reason(N_("Hand {number} would no longer be legal: {reason}"), {"number": number, "reason": err.reason})
-    return InvalidHand([(name, reason) for name, _ in err.errors[:1]], hand=number)
+    return InvalidHand([(name, reason) for name, _ in err.errors[:1]])
 
 
 def _commit(match: Match) -> None:
@@ -213,27 +201,27 @@ def _log(match: Match, number: int, action: str, before: Any, after: Any, source
                               source=source[:40]))
 
 
-def record(public_id: str, entry: Any, number: Any = None, source: str = "") -> tuple[Match, Sheet]:
+def record(public_id: str, entry: Any, number: Any = None, source: str = "") -> tuple[Match, Replay]:
     """Append a hand; with number, only if it is the next one. Retries lost races otherwise."""
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
         raise refuse("number", N_("The hand number must be a whole number."))
     for attempt in range(WRITE_ATTEMPTS):
         match = _must_find(public_id)
         entries = entries_of(match)
-        sheet = replay(match, entries)
+        played = replay(match, entries)
         expected = len(entries) + 1
         if number is not None and number != expected:
             if 0 < number < expected:
                 raise Conflict(N_("Hand {number} is already recorded."), number=number)
             raise Conflict(N_("The next hand is hand {expected}."), expected=expected)
-        if sheet.summary()["finished"]:
+        if played.finished:
             raise Conflict(N_("This match is finished; no more hands can be recorded."))
-        hand = sheet.record(entry)
+        hand = played.play(entry)
         db.session.add(Hand(match_id=match.id, number=expected, entry=hand["entry"]))
         _log(match, expected, "record", None, hand["entry"], source)
         try:
             _commit(match)
-            return match, sheet
+            return match, played
         except Conflict:
             if number is not None:
                 raise Conflict(N_("Hand {number} is already recorded."), number=number) from None
@@ -243,22 +231,22 @@ def record(public_id: str, entry: Any, number: Any = None, source: str = "") -> 
     raise AssertionError("unreachable")
 
 
-def correct(public_id: str, number: int, entry: Any, source: str = "") -> tuple[Match, Sheet]:
+def correct(public_id: str, number: int, entry: Any, source: str = "") -> tuple[Match, Replay]:
     """Replace hand number's entry and replay everything after it."""
     match = _must_find(public_id)
     hand = _must_find_hand(match, number)
-    entries: list[Any] = [h.entry for h in match.hands]
+    entries: list[Entry] = [h.entry for h in match.hands]
     before = replay(match, entries[: number - 1])
-    new_hand = before.record(entry)
+    new_hand = before.play(entry)
     entries[number - 1] = new_hand["entry"]
-    sheet = replay(match, entries)
+    played = replay(match, entries)
     _log(match, number, "correct", hand.entry, new_hand["entry"], source)
-    hand.entry = new_hand["entry"]
+    hand.entry = dict(new_hand["entry"])
     _commit(match)
-    return match, sheet
+    return match, played
 
 
-def undo(public_id: str, number: int, source: str = "") -> tuple[Match, Sheet]:
+def undo(public_id: str, number: int, source: str = "") -> tuple[Match, Replay]:
     """Remove the last hand (only the last one can be undone)."""
     match = _must_find(public_id)
     hand = _must_find_hand(match, number)

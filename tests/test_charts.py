@@ -6,6 +6,7 @@ import doctest
 import re
 
 import scorekeeper.charts as charts
+from scorekeeper.games import kozyol
 
 from conftest import bearer, create_match
 
@@ -36,8 +37,11 @@ def test_names_are_escaped():
 
 
 def test_kozyol_chart_has_a_line_per_team():
-    summary = {"teams": [["Ann", "Cid"], ["Bob", "Dee"]]}
-    svg = charts.match_chart(["Ann", "Bob", "Cid", "Dee"], [{"totals": [0, 2]}, {"totals": [4, 2]}], summary, "t")
+    players = ["Ann", "Bob", "Cid", "Dee"]
+    series = kozyol.GAME.new_replay(players, kozyol.parse_options(players, {}, None))
+    series.play({"points": [61, 59]})
+    series.play({"points": [29, 91]})
+    svg = charts.match_chart(series, "t")
     assert len(points(svg)) == 2 and "Ann &amp; Cid" in svg
 
 

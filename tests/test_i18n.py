@@ -29,7 +29,7 @@ from conftest import bearer, create_match, post_form
 from scorekeeper.config import ROOT
 from scorekeeper.games import barbu
 from scorekeeper.i18n import LANGUAGES, compile_catalogs
-from scorekeeper.web.barbu_form import counter_texts
+from scorekeeper.web.barbu_pages import counter_texts
 
 TRANSLATED = ("fr", "ru")
 BRACES = re.compile(r"\{(\w*)\}")
@@ -169,7 +169,7 @@ def test_extraction_finds_engine_form_template_and_plural_strings(extracted):
     assert "Who declares first" in ids  # _l on a form
     assert "That edit key does not belong to this match." in ids  # web/errors.py, N_
     assert ("%(num)d hand", "%(num)d hands") in ids  # ngettext in a template
-    assert ("13 tricks: %(num)d left", "13 tricks: %(num)d left") in ids  # ngettext in Python
+    assert ("%(total)d tricks: %(num)d left", "%(total)d tricks: %(num)d left") in ids  # ngettext in Python
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

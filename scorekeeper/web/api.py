@@ -1,4 +1,4 @@
-"""The public JSON API, version 1 (shared/API.md)."""
+"""The public JSON API, version 1 (described by the OpenAPI document at /api/v1/openapi.json)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,15 @@ from werkzeug.exceptions import NotFound
 
 from .. import backup, matches
 from ..games import InvalidHand
+from ..games.base import Replay
 from ..i18n import translate
 from ..models import Match
-from .errors import handle_http, json_error
+from .errors import handle_http, json_error, match_or_404, reasons
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
 
-def state(match: Match, sheet: matches.Sheet) -> dict[str, Any]:
+def state(match: Match, played: Replay) -> dict[str, Any]:
     """The match state as the API gives it."""
     return {
         "id": match.public_id,
@@ -26,8 +27,8 @@ def state(match: Match, sheet: matches.Sheet) -> dict[str, Any]:
         "players": match.players,
         "options": match.options,
         "language": match.language,  # extension: the language its sheet is printed in; null: the reader's
-        "hands": sheet.hands,
-        **sheet.summary(),
+        "hands": played.hands,
+        **played.summary(),
         "version": match.version,
     }
 
@@ -40,9 +41,9 @@ def version_tag(public_id: str, version: int) -> str:
     return f"{public_id}.{version}"
 
 
-def answer(match: Match, sheet: matches.Sheet, status: int = 200, **extra: Any) -> Response:
+def answer(match: Match, played: Replay, status: int = 200, **extra: Any) -> Response:
     """The match state as JSON, tagged with its version so phones can poll cheaply."""
-    response = jsonify({**state(match, sheet), **extra})
+    response = jsonify({**state(match, played), **extra})
     response.status_code = status
     response.set_etag(etag(match))
     response.headers["Cache-Control"] = "no-cache"
@@ -73,10 +74,7 @@ def authorize(public_id: str) -> None:
 
 @bp.errorhandler(InvalidHand)
 def invalid(err: InvalidHand):
-    fields: dict[str, str] = {}
-    for name, reason in err.errors:
-        fields.setdefault(name, translate(reason))
-    return json_error(422, translate(err.reason), fields)
+    return json_error(422, translate(err.reason), reasons(err))
 
 
 @bp.errorhandler(matches.Conflict)
@@ -109,47 +107,38 @@ def read(public_id: str):
         response = Response(status=304)
         response.set_etag(version_tag(public_id, version))
         return response
-    match = matches.find(public_id)
-    if match is None:
-        abort(404)
-    return answer(match, matches.standings(match))
+    match = match_or_404(public_id)
+    return answer(match, matches.cached_replay(match))
 
 
 @bp.post("/matches/<public_id>/hands")
 def record(public_id: str):
     authorize(public_id)
     data = body()
-    match, sheet = matches.record(public_id, data, data.get("number"), "api")
-    return answer(match, sheet, 201)
+    match, played = matches.record(public_id, data, data.get("number"), "api")
+    return answer(match, played, 201)
 
 
 @bp.put("/matches/<public_id>/hands/<int:number>")
 def correct(public_id: str, number: int):
     authorize(public_id)
-    match, sheet = matches.correct(public_id, number, body(), "api")
-    return answer(match, sheet)
+    match, played = matches.correct(public_id, number, body(), "api")
+    return answer(match, played)
 
 
 @bp.delete("/matches/<public_id>/hands/<int:number>")
 def undo(public_id: str, number: int):
     authorize(public_id)
-    match, sheet = matches.undo(public_id, number, "api")
-    return answer(match, sheet)
+    match, played = matches.undo(public_id, number, "api")
+    return answer(match, played)
 
 
 # -- extensions: edit history, backup and restore, a new edit key -----------------------
 
 
-def found(public_id: str) -> Match:
-    match = matches.find(public_id)
-    if match is None:
-        abort(404)
-    return match
-
-
 @bp.get("/matches/<public_id>/history")
 def history(public_id: str):
-    changes = matches.history(found(public_id))
+    changes = matches.history(match_or_404(public_id))
     return jsonify({"changes": [
         {"number": c.number, "action": c.action, "before": c.before, "after": c.after, "source": c.source,
          # SQLite hands the UTC time back without its zone: say it, as PostgreSQL does.
@@ -160,7 +149,7 @@ def history(public_id: str):
 
 @bp.get("/matches/<public_id>/export")
 def export(public_id: str):
-    return jsonify(backup.export(found(public_id)))
+    return jsonify(backup.export(match_or_404(public_id)))
 
 
 @bp.post("/matches/import")

@@ -1,10 +1,10 @@
-"""A match's records in the browser: edit history, JSON backup and restore, a new edit key."""
+"""A match's archive in the browser: its edit history, and its JSON backup and restore."""
 
 from __future__ import annotations
 
 import json
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
 from werkzeug.datastructures import CombinedMultiDict
 from flask_babel import gettext as _
 from wtforms import FileField
@@ -12,9 +12,10 @@ from wtforms import FileField
 from .. import backup, matches
 from ..games import InvalidHand
 from . import phone
+from .errors import match_or_404
 from .forms import TableForm
 
-bp = Blueprint("records", __name__)
+bp = Blueprint("archive", __name__)
 
 
 class RestoreForm(TableForm):
@@ -25,17 +26,13 @@ class RestoreForm(TableForm):
 
 @bp.get("/m/<public_id>/history")
 def history(public_id: str):
-    match = matches.find(public_id)
-    if match is None:
-        abort(404)
+    match = match_or_404(public_id)
     return render_template("history.html", match=match, changes=matches.history(match))
 
 
 @bp.get("/m/<public_id>/export.json")
 def export(public_id: str):
-    match = matches.find(public_id)
-    if match is None:
-        abort(404)
+    match = match_or_404(public_id)
     body = json.dumps(backup.export(match), ensure_ascii=False, indent=2)
     filename = f"scorekeeper-{match.game}-{match.public_id}.json"
     return Response(body, mimetype="application/json",
@@ -58,15 +55,3 @@ def restore():
             flash(_("The match was restored as a new match with its own links."))
             return redirect(url_for("pages.match", public_id=match.public_id))
     return render_template("import.html", form=form), 422 if request.method == "POST" else 200
-
-
-@bp.post("/m/<public_id>/key")
-def rotate_key(public_id: str):
-    """Replace the edit key: links shared before stop working; this phone keeps editing."""
-    match = phone.editable(public_id)
-    if TableForm(request.form).validate():
-        phone.remember(match, matches.rotate_key(public_id))
-        flash(_("New edit link made. Old edit links no longer work."))
-    else:
-        flash(_("The page was open too long; please try again."))
-    return redirect(url_for("pages.match", public_id=public_id, _anchor="share"))

@@ -1,7 +1,8 @@
-"""Barbu hand entry: one form per contract, built for thumbs, and its conversion to an entry."""
+"""Barbu in the browser: one hand form per contract, built for thumbs, the new-match options and the sheet."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext as _, lazy_gettext as _l, ngettext
@@ -10,25 +11,34 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from ..games import barbu
-from ..games.base import SUITS
+from ..games.barbu import BarbuEntry, BarbuHand, BarbuReplay, BarbuSummary
+from ..games.base import SUITS, Entry, ranking
 from .forms import RANK_LETTERS, SUIT_NAMES, NewMatchForm, TableForm, seat_choices
+from .game_pages import Choice, GamePages
 
-COUNTED = {"no_tricks": "tricks", "trumps": "tricks", "no_queens": "queens", "no_hearts": "hearts"}
-COUNT_LIMITS = {"tricks": barbu.CARDS_PER_HAND, "hearts": barbu.CARDS_PER_HAND, "queens": 4}
 CHOSEN = {"no_hearts": ("ace_of_hearts",), "no_last_two": ("second_last", "last"), "barbu": ("king_of_hearts",)}
-PLACES = ("place_0", "place_1", "place_2", "place_3")
+PLACES = tuple(f"place_{place}" for place in barbu.PLACES)
+SEAT_LETTERS = "ABCD"
+# The widths of a sheet cell's fields, in digits: raw score, score after doubles, running total.
+SHEET_DIGITS = (2, 3, 4)
 DOUBLE_CHOICES = [SelectChoice("", "–"), SelectChoice("double", _l("Double")), SelectChoice("redouble", _l("Redouble"))]
-# What the counter says: all counted, n left, n too many (13 and 4 are the rules' totals).
+# What the counter says: all counted, n left, n too many (the totals are the rules' own).
 COUNTER_TEXTS = {
-    "tricks": (lambda: _("13 tricks: all counted"),
-               lambda n: ngettext("13 tricks: %(num)d left", "13 tricks: %(num)d left", n),
-               lambda n: ngettext("13 tricks: %(num)d too many", "13 tricks: %(num)d too many", n)),
-    "queens": (lambda: _("4 queens: all counted"),
-               lambda n: ngettext("4 queens: %(num)d left", "4 queens: %(num)d left", n),
-               lambda n: ngettext("4 queens: %(num)d too many", "4 queens: %(num)d too many", n)),
-    "hearts": (lambda: _("13 hearts: all counted"),
-               lambda n: ngettext("13 hearts: %(num)d left", "13 hearts: %(num)d left", n),
-               lambda n: ngettext("13 hearts: %(num)d too many", "13 hearts: %(num)d too many", n)),
+    "tricks": (lambda total: _("%(total)d tricks: all counted", total=total),
+               lambda total, n: ngettext("%(total)d tricks: %(num)d left", "%(total)d tricks: %(num)d left", n,
+                                         total=total),
+               lambda total, n: ngettext("%(total)d tricks: %(num)d too many", "%(total)d tricks: %(num)d too many",
+                                         n, total=total)),
+    "queens": (lambda total: _("%(total)d queens: all counted", total=total),
+               lambda total, n: ngettext("%(total)d queens: %(num)d left", "%(total)d queens: %(num)d left", n,
+                                         total=total),
+               lambda total, n: ngettext("%(total)d queens: %(num)d too many", "%(total)d queens: %(num)d too many",
+                                         n, total=total)),
+    "hearts": (lambda total: _("%(total)d hearts: all counted", total=total),
+               lambda total, n: ngettext("%(total)d hearts: %(num)d left", "%(total)d hearts: %(num)d left", n,
+                                         total=total),
+               lambda total, n: ngettext("%(total)d hearts: %(num)d too many", "%(total)d hearts: %(num)d too many",
+                                         n, total=total)),
 }
 
 
@@ -38,10 +48,10 @@ def counter_texts(field: str, seats: int) -> dict[int, str]:
     >>> len(counter_texts("queens", 4))  # 0 to 16 queens tapped
     17
     """
-    limit = COUNT_LIMITS[field]
+    total = barbu.COUNT_TOTALS[field]
     done, left, over = COUNTER_TEXTS[field]
-    return {total: done() if total == limit else left(limit - total) if total < limit else over(total - limit)
-            for total in range(limit * seats + 1)}
+    return {tapped: done(total) if tapped == total else left(total, total - tapped) if tapped < total
+            else over(total, tapped - total) for tapped in range(total * seats + 1)}
 
 
 def double_cells(contract: str, players: list[str], declarer: str) -> list[tuple[int, int]]:
@@ -54,52 +64,93 @@ def double_cells(contract: str, players: list[str], declarer: str) -> list[tuple
     ]
 
 
-def hand_form(contract: str, players: list[str], declarer: str, formdata: Any, entry: dict[str, Any] | None,
-              must: list[str]) -> TableForm:
+class HandForm(TableForm):
+    """One contract's hand: built per contract and players by hand_form()."""
+
+    shown_fields = frozenset({*barbu.COUNT_TOTALS, *PLACES, "ace_of_hearts", "second_last", "last",
+                              "king_of_hearts", "order", "doubles"})
+    players: list[str] = []
+    contract = ""
+    places = PLACES
+
+    @property
+    def counted(self) -> str | None:
+        """What the table counts per player in this contract (tricks, queens, hearts), if anything."""
+        return barbu.COUNTED.get(self.contract)
+
+    @property
+    def count_total(self) -> int:
+        return barbu.COUNT_TOTALS[self.counted] if self.counted else 0
+
+    def counter(self) -> dict[int, str]:
+        """What the counter says for each sum tapped (see counter_texts)."""
+        return counter_texts(self.counted, len(self.players)) if self.counted else {}
+
+    def entry(self) -> Entry:
+        """The API-shaped entry for a validated form."""
+        players, contract = self.players, self.contract
+        entry: dict[str, Any] = {"contract": contract}
+        if self.counted:
+            entry[self.counted] = {name: self[f"{self.counted}_{seat}"].data for seat, name in enumerate(players)}
+        for name in CHOSEN.get(contract, ()):
+            entry[name] = players[int(self[name].data)]
+        if contract == "dominoes":
+            entry["order"] = [players[int(self[place].data)] for place in PLACES]
+        for note in ("trump_suit", "start_rank"):
+            if note in self and self[note].data:
+                entry[note] = self[note].data
+        entry["doubles"] = [
+            {"by": players[int(by)], "target": players[int(target)], "redoubled": field.data == "redouble"}
+            for field in self
+            if field.name.startswith("double_") and field.data
+            for by, target in [field.name.split("_")[1:]]
+        ]
+        return entry
+
+
+def contract_form(contract: str, players: list[str], declarer: str, formdata: Any, entry: BarbuEntry | None,
+                  must: list[str]) -> HandForm:
     """Build the form for one contract, filled from an entry (editing) or the compulsory doubles."""
 
-    field = COUNTED.get(contract)
+    class ContractForm(HandForm):
+        pass
 
-    class HandForm(TableForm):
-        shown_fields = frozenset({*COUNT_LIMITS, *PLACES, "ace_of_hearts", "second_last", "last", "king_of_hearts",
-                                  "order", "doubles"})
-
-        def counter(self) -> dict[int, str]:
-            """What the counter says for each sum tapped (see counter_texts)."""
-            return counter_texts(field, len(players)) if field else {}
-
-    if field:  # one tap per player: the template shows 0..limit as big buttons
-        choices = [SelectChoice(n, str(n)) for n in range(COUNT_LIMITS[field] + 1)]
+    ContractForm.players, ContractForm.contract = players, contract
+    counted = barbu.COUNTED.get(contract)
+    if counted:  # one tap per player: the template shows 0..limit as big buttons
+        choices = [SelectChoice(n, str(n)) for n in range(barbu.COUNT_TOTALS[counted] + 1)]
         for seat in range(len(players)):
-            setattr(HandForm, f"{field}_{seat}", RadioField(
+            setattr(ContractForm, f"{counted}_{seat}", RadioField(
                 players[seat], choices=choices, coerce=int, default=0, validators=[InputRequired()]))
     for name in CHOSEN.get(contract, ()):
-        setattr(HandForm, name, RadioField(name, choices=seat_choices(players), validators=[InputRequired()]))
+        setattr(ContractForm, name, RadioField(name, choices=seat_choices(players), validators=[InputRequired()]))
     if contract == "dominoes":
         for place in PLACES:
-            setattr(HandForm, place, RadioField(place, choices=seat_choices(players), validators=[InputRequired()]))
-        setattr(HandForm, "start_rank", RadioField(_l("Starting rank"), choices=[SelectChoice("", "–")] + [
-            SelectChoice(rank, RANK_LETTERS.get(rank, rank)) for rank in barbu.RANKS], default="", validators=[Optional()]))
+            setattr(ContractForm, place, RadioField(place, choices=seat_choices(players), validators=[InputRequired()]))
+        ContractForm.start_rank = RadioField(_l("Starting rank"), choices=[SelectChoice("", "–")] + [
+            SelectChoice(rank, RANK_LETTERS.get(rank, rank)) for rank in barbu.RANKS], default="",
+            validators=[Optional()])
     if contract == "trumps":
-        setattr(HandForm, "trump_suit", RadioField(_l("Trump suit"), choices=[SelectChoice("", "–")] + [
-            SelectChoice(suit, SUIT_NAMES[suit]) for suit in SUITS], default="", validators=[Optional()]))
+        ContractForm.trump_suit = RadioField(_l("Trump suit"), choices=[SelectChoice("", "–")] + [
+            SelectChoice(suit, SUIT_NAMES[suit]) for suit in SUITS], default="", validators=[Optional()])
     for by, target in double_cells(contract, players, declarer):
-        setattr(HandForm, f"double_{by}_{target}", RadioField(choices=DOUBLE_CHOICES, default="", validators=[Optional()]))
+        setattr(ContractForm, f"double_{by}_{target}",
+                RadioField(choices=DOUBLE_CHOICES, default="", validators=[Optional()]))
     data = entry_to_data(entry, players) if entry else must_data(must, players, declarer)
-    return HandForm(formdata, data=data)
+    return ContractForm(formdata, data=data)
 
 
-def must_data(must: list[str], players: list[str], declarer: str) -> dict[str, Any]:
+def must_data(must: list[str], players: list[str], declarer: str) -> dict[str, str]:
     """Pre-tick the compulsory doubles of the declarer."""
     target = players.index(declarer)
     return {f"double_{players.index(name)}_{target}": "double" for name in must}
 
 
-def entry_to_data(entry: dict[str, Any], players: list[str]) -> dict[str, Any]:
+def entry_to_data(entry: BarbuEntry, players: list[str]) -> dict[str, Any]:
     """Form data for a stored entry (to edit a hand)."""
     seat = players.index
     data: dict[str, Any] = {}
-    for field in ("tricks", "queens", "hearts"):
+    for field in barbu.COUNT_TOTALS:
         for name, count in entry.get(field, {}).items():
             data[f"{field}_{seat(name)}"] = count
     for field in ("ace_of_hearts", "second_last", "last", "king_of_hearts"):
@@ -115,49 +166,73 @@ def entry_to_data(entry: dict[str, Any], players: list[str]) -> dict[str, Any]:
     return data
 
 
-def form_to_entry(form: TableForm, contract: str, players: list[str]) -> dict[str, Any]:
-    """The API-shaped entry for a validated form."""
-    entry: dict[str, Any] = {"contract": contract}
-    field = COUNTED.get(contract)
-    if field:
-        entry[field] = {name: form[f"{field}_{seat}"].data for seat, name in enumerate(players)}
-    for name in CHOSEN.get(contract, ()):
-        entry[name] = players[int(form[name].data)]
-    if contract == "dominoes":
-        entry["order"] = [players[int(form[place].data)] for place in PLACES]
-    for note in ("trump_suit", "start_rank"):
-        if note in form and form[note].data:
-            entry[note] = form[note].data
-    entry["doubles"] = [
-        {"by": players[int(by)], "target": players[int(target)], "redoubled": field.data == "redouble"}
-        for field in form
-        if field.name.startswith("double_") and field.data
-        for by, target in [field.name.split("_")[1:]]
-    ]
-    return entry
+def hand_form(before: BarbuReplay, contract: str | None, formdata: Any, stored: BarbuEntry | None) -> HandForm:
+    """The hand form for the contract picked; editing with another contract keeps only the doubles."""
+    upcoming = before.next()
+    assert upcoming is not None and contract is not None, "a hand form is built for a picked contract of a hand to come"
+    if stored and stored["contract"] != contract:
+        kept = {"doubles": stored["doubles"]} if contract not in barbu.POSITIVE else {}
+        stored = kept or None  # type: ignore[assignment]
+    return contract_form(contract, before.players, upcoming["declarer"], formdata, stored, upcoming["must_double"])
 
 
-# -- the interface every game's web module offers to the views (see web/games.py) ------
+def contracts_open(before: BarbuReplay, stored: BarbuEntry | None) -> list[str]:
+    """Contracts the declarer may still name (plus the hand's own contract when editing)."""
+    upcoming = before.next()
+    left = upcoming["contracts_left"] if upcoming else []
+    return [c for c in barbu.CONTRACTS if c in left or (stored and stored["contract"] == c)]
+
+
+def contract_of(entry: BarbuEntry) -> str:
+    return entry["contract"]
+
+
+def blocks(players: list[str], first: str | None, hands: list[BarbuHand]) -> list[dict[str, Any]]:
+    """The 28 rows in blocks of seven per declarer, with the doubles each player made of him.
+
+    Rows not played yet are None; a blank sheet (first is None) has no declarers yet.
+    """
+    out = []
+    for block in range(barbu.SEATS):
+        numbers = range(block * barbu.HANDS_PER_DECLARER + 1, (block + 1) * barbu.HANDS_PER_DECLARER + 1)
+        declarer = None if first is None else players[barbu.schedule(numbers[0], players.index(first))["declarer"]]
+        rows = [(n, hands[n - 1] if n <= len(hands) else None) for n in numbers]
+        doubled = {name: sum(1 for _, hand in rows if hand for d in hand["entry"]["doubles"]
+                             if d["by"] == name and d["target"] == declarer)
+                   for name in players if name != declarer}
+        out.append({"declarer": declarer, "rows": rows, "doubled": doubled})
+    return out
+
+
+def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[BarbuHand],
+                 summary: BarbuSummary | None) -> dict[str, Any]:
+    """The blocks of the printed sheet, seat letters and the final ranking."""
+    return {"blocks": blocks(players, options.get("first_declarer"), hands), "letters": SEAT_LETTERS,
+            "digits": SHEET_DIGITS, "ranking": ranking(summary["totals"]) if summary else []}
+
 
 class MatchForm(NewMatchForm):
     shown_fields = frozenset({"players", "first_declarer", "domino_scores"})
     first_declarer = SelectField(
         _l("Who declares first"),
-        choices=[SelectChoice("", _l("Draw at random"))] + [SelectChoice(str(s), _l("Seat %(n)s", n=s + 1)) for s in range(4)],
+        choices=[SelectChoice("", _l("Draw at random"))] + [
+            SelectChoice(str(s), _l("Seat %(n)s", n=s + 1)) for s in range(barbu.SEATS)],
         default="",
     )
     domino_scores = RadioField(
         _l("Dominoes scores"),
-        choices=[SelectChoice("45,20,5,-5", "45 / 20 / 5 / −5"), SelectChoice("40,25,10,-10", "40 / 25 / 10 / −10")],
-        default="45,20,5,-5",
+        choices=[SelectChoice(",".join(map(str, scores)), " / ".join(str(v).replace("-", "−") for v in scores))
+                 for scores in barbu.DOMINO_VARIANTS],
+        default=",".join(map(str, barbu.DOMINO_SCORES)),
     )
     enforce_declarer_doubles = BooleanField(_l("Refuse a hand missing a compulsory double"), default=True)
 
     def options(self) -> dict[str, Any]:
         names = self.names()
         seat = self.first_declarer.data
+        chosen = self.domino_scores.data or self.domino_scores.default
         options: dict[str, Any] = {
-            "domino_scores": [int(v) for v in (self.domino_scores.data or "45,20,5,-5").split(",")],
+            "domino_scores": [int(v) for v in chosen.split(",")],
             "enforce_declarer_doubles": bool(self.enforce_declarer_doubles.data),
         }
         if seat and seat.isdigit() and int(seat) < len(names):
@@ -165,26 +240,14 @@ class MatchForm(NewMatchForm):
         return options
 
 
-
-TEMPLATE = "hands/barbu.html"
-
-
-def variants(before: Any, entry: dict[str, Any] | None) -> list[str]:
-    """Contracts the declarer may still name (plus the hand's own contract when editing)."""
-    left = before.next()["contracts_left"]
-    return [c for c in barbu.CONTRACTS if c in left or (entry and entry["contract"] == c)]
-
-
-def variant_of(entry: dict[str, Any]) -> str:
-    return entry["contract"]
-
-
-def build(players: list[str], before: Any, variant: str, formdata: Any, entry: dict[str, Any] | None) -> TableForm:
-    upcoming = before.next()
-    if entry and entry["contract"] != variant:
-        entry = {k: v for k, v in entry.items() if k == "doubles" and variant not in barbu.POSITIVE}
-    return hand_form(variant, players, upcoming["declarer"], formdata, entry or None, upcoming["must_double"])
-
-
-def to_entry(form: TableForm, variant: str, players: list[str]) -> dict[str, Any]:
-    return form_to_entry(form, variant, players)
+PAGES = GamePages(
+    game=barbu.GAME,
+    match_form=MatchForm,
+    hand_form=hand_form,  # type: ignore[arg-type]
+    sheet_extras=sheet_extras,  # type: ignore[arg-type]
+    choice=Choice(options=contracts_open, of=contract_of),  # type: ignore[arg-type]
+    rules={
+        "hands": barbu.HANDS, "hands_per_declarer": barbu.HANDS_PER_DECLARER, "doubles_owed": barbu.DOUBLES_OWED,
+        "cards_per_hand": barbu.CARDS_PER_HAND, "contracts": barbu.CONTRACTS, "titles": barbu.CONTRACT_TITLES,
+    },
+)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, abort, jsonify, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from .. import matches
+from ..games import InvalidHand
 from ..games.base import N_
+from ..i18n import translate
+from ..models import Match
 
 MESSAGES = {
     400: N_("That request could not be read."),
@@ -20,6 +24,19 @@ MESSAGES = {
     422: N_("That entry breaks a rule."),
     500: N_("Something went wrong on our side; nothing you entered was lost."),
 }
+
+
+def match_or_404(public_id: str) -> Match:
+    """The match with this public id, or a 404 answer (a page, or JSON under /api/)."""
+    match = matches.find(public_id)
+    if match is None:
+        abort(404)
+    return match
+
+
+def reasons(err: InvalidHand) -> dict[str, str]:
+    """Field -> the first reason for it, in the player's language."""
+    return err.by_field(translate)
 
 
 def wants_json() -> bool:

@@ -11,6 +11,7 @@ from wtforms.csrf.session import SessionCSRF
 from wtforms.fields.choices import SelectChoice
 
 from ..games import InvalidHand
+from ..games.base import NAME_MAX
 from ..i18n import LANGUAGE_NAMES, translate
 
 # The suits and the court cards as the table names them (notes on a hand; the entry keeps the slug).
@@ -41,8 +42,8 @@ class TableForm(Form):
 
     def refuse(self, err: InvalidHand) -> None:
         """Copy an engine refusal onto the form: reasons beside their fields."""
-        for name, reason in err.errors:
-            self.reasons.setdefault(name, translate(reason))
+        for name, reason in err.by_field(translate).items():
+            self.reasons.setdefault(name, reason)
         if not set(self.reasons) <= self.shown_fields:
             self.form_errors.append(translate(err.reason))
 
@@ -53,6 +54,8 @@ def seat_choices(players: list[str]) -> list[SelectChoice]:
 
 class NewMatchForm(TableForm):
     """Names in seating order; each game adds its options."""
+
+    name_max = NAME_MAX
 
     players = FieldList(StringField(_l("Name")), min_entries=4, max_entries=11)
     # The printed sheet's language: the reader's by default, or fixed for the whole table.
@@ -73,6 +76,3 @@ class NewMatchForm(TableForm):
 
     def options(self) -> dict[str, Any]:
         return {}
-
-
-

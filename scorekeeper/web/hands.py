@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from .. import matches
 from ..games import InvalidHand
+from ..games.base import Entry, Replay
 from ..i18n import translate
 from ..models import Match
 from . import phone
 from .forms import TableForm
-from .games import ENTRY_FORMS
+from .registered_games import GAME_PAGES
 
 bp = Blueprint("hands", __name__, url_prefix="/m/<public_id>/hands")
 
@@ -21,13 +20,13 @@ bp = Blueprint("hands", __name__, url_prefix="/m/<public_id>/hands")
 @bp.route("/new", methods=["GET", "POST"])
 def new(public_id: str):
     match = phone.editable(public_id)
-    before = matches.standings(match)
+    before = matches.cached_replay(match)
     sent = request.form.get("number", type=int) if request.method == "POST" else None
     if sent is not None and 0 < sent <= len(match.hands):
         # A second tap on Save, or another phone was quicker: the hand is there already.
         flash(_("Hand %(number)s is already recorded.", number=sent))
         return redirect(url_for("pages.match", public_id=public_id, _anchor=f"hand-{sent}"))
-    if before.summary()["finished"]:
+    if before.finished:
         flash(_("This match is finished; no more hands can be recorded."))
         return redirect(url_for("pages.match", public_id=public_id))
     return entry_page(match, before, len(match.hands) + 1, None)
@@ -57,19 +56,20 @@ def undo(public_id: str, number: int):
     return redirect(url_for("pages.match", public_id=match.public_id))
 
 
-def entry_page(match: Match, before: Any, number: int, stored: dict[str, Any] | None):
+def entry_page(match: Match, before: Replay, number: int, stored: Entry | None):
     """Show, check and save the entry form of hand number (new when stored is None)."""
-    web = ENTRY_FORMS[match.game]
-    choices = web.variants(before, stored)
+    pages = GAME_PAGES[match.game]
+    choice = pages.choice
+    choices = choice.options(before, stored) if choice else []
     # An empty ?variant= asks for the choice again, also when editing a stored hand.
-    variant = request.values.get("variant", web.variant_of(stored) if stored else None)
+    variant = request.values.get("variant", choice.of(stored) if choice and stored else None)
     if choices and variant not in choices:
         return render_template("hands/choose.html", match=match, before=before, number=number, choices=choices)
     posted = request.method == "POST"
-    form = web.build(match.players, before, variant, request.form if posted else None, stored)
+    form = pages.hand_form(before, variant, request.form if posted else None, stored)
     if posted and form.validate():
         try:
-            save(match, number, web.to_entry(form, variant, match.players), stored is None)
+            save(match, number, form.entry(), stored is None)
         except InvalidHand as err:
             form.refuse(err)
         except matches.Conflict as err:
@@ -77,12 +77,12 @@ def entry_page(match: Match, before: Any, number: int, stored: dict[str, Any] | 
         else:
             return redirect(url_for("pages.match", public_id=match.public_id, _anchor=f"hand-{number}"))
     return render_template(
-        web.TEMPLATE, match=match, before=before, upcoming=before.next(), number=number, variant=variant,
+        pages.template("hands"), match=match, before=before, upcoming=before.next(), number=number, variant=variant,
         form=form, editing=stored is not None, choices=choices,
     ), 422 if posted else 200
 
 
-def save(match: Match, number: int, entry: dict[str, Any], new: bool) -> None:
+def save(match: Match, number: int, entry: Entry, new: bool) -> None:
     if new:
         # The form names the hand it was opened for: sent twice or from a stale page, it is refused (409)
         # instead of landing on the next hand, possibly under the next declarer.

@@ -1,7 +1,8 @@
-"""Cancellation Hearts in the browser: the new-match options and one form for a whole table."""
+"""Cancellation Hearts in the browser: the new-match options, one form for a whole table, and the sheet."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -10,8 +11,10 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from ..games import hearts
-from ..games.base import N_, refuse
+from ..games.base import N_, Entry, ranking, refuse
+from ..games.hearts import HeartsEntry, HeartsHand, HeartsReplay, HeartsSummary
 from .forms import NewMatchForm, TableForm
+from .game_pages import GamePages
 
 MARIA_CHOICES = [SelectChoice(str(n)) for n in range(hearts.BLACK_MARIAS + 1)]
 NOBODY = ""
@@ -30,7 +33,11 @@ class HandForm(TableForm):
     """Hearts and Black Marias of every player, who took the rest, and the moon choice."""
 
     shown_fields = frozenset({"hearts", "black_marias", "moon"})
-    seats = 0
+    players: list[str] = []
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
 
     def counts(self) -> tuple[list[int | None], list[int], int | None]:
         """Hearts and Black Marias by seat as typed, with the rest filled in, and the seat that took it.
@@ -68,12 +75,27 @@ class HandForm(TableForm):
             "shooter": shooter,
         }
 
+    def entry(self) -> Entry:
+        """The API-shaped entry for a validated form, the rest filled in."""
+        counted, marias, _ = self.counts()
+        missing = [seat for seat, count in enumerate(counted) if count is None]
+        if missing:
+            raise refuse("hearts", N_("Enter the hearts of {name}, or leave only one player's hearts empty."),
+                         name=self.players[missing[0]])
+        entry: dict[str, Any] = {
+            "hearts": dict(zip(self.players, counted)),
+            "black_marias": dict(zip(self.players, marias)),
+        }
+        if self.moon.data:
+            entry["moon"] = self.moon.data
+        return entry
 
-def hand_form(players: list[str], moon_points: int, formdata: Any, entry: dict[str, Any] | None) -> HandForm:
-    """Build the hand form for these players, filled from a stored entry when editing."""
+
+def hand_form(before: HeartsReplay, choice: None, formdata: Any, stored: HeartsEntry | None) -> HandForm:
+    """Build the hand form for the match's players, filled from a stored entry when editing."""
+    players, moon_points = before.players, before.options["moon_points"]
 
     class Form(HandForm):
-        seats = len(players)
         rest_to = RadioField(
             _l("Who took the rest"), choices=[SelectChoice(NOBODY, _l("Nobody: every row typed in"))] + [
                 SelectChoice(str(seat), _l("Took the rest")) for seat in range(len(players))],
@@ -83,15 +105,16 @@ def hand_form(players: list[str], moon_points: int, formdata: Any, entry: dict[s
             SelectChoice("add", _l("Add %(points)s to everyone else", points=moon_points)),
         ], validators=[Optional()])
 
+    Form.players = players
     for seat, name in enumerate(players):
         setattr(Form, f"hearts_{seat}", IntegerField(
             name, validators=[Optional(), NumberRange(0, hearts.HEARTS)]))
         setattr(Form, f"black_marias_{seat}", RadioField(
             name, choices=MARIA_CHOICES, default="0"))
-    return Form(formdata, data=entry_to_data(entry, players) if entry else None)
+    return Form(formdata, data=entry_to_data(stored, players) if stored else None)
 
 
-def entry_to_data(entry: dict[str, Any], players: list[str]) -> dict[str, Any]:
+def entry_to_data(entry: HeartsEntry, players: list[str]) -> dict[str, Any]:
     """Form data for a stored entry (to edit a hand)."""
     data: dict[str, Any] = {"moon": entry.get("moon")}
     for seat, name in enumerate(players):
@@ -99,24 +122,6 @@ def entry_to_data(entry: dict[str, Any], players: list[str]) -> dict[str, Any]:
         data[f"black_marias_{seat}"] = str(entry["black_marias"][name])
     return data
 
-
-def form_to_entry(form: HandForm, players: list[str]) -> dict[str, Any]:
-    """The API-shaped entry for a validated form, the rest filled in."""
-    counted, marias, _ = form.counts()
-    missing = [seat for seat, count in enumerate(counted) if count is None]
-    if missing:
-        raise refuse("hearts", N_("Enter the hearts of {name}, or leave only one player's hearts empty."),
-                     name=players[missing[0]])
-    entry: dict[str, Any] = {
-        "hearts": dict(zip(players, counted)),
-        "black_marias": dict(zip(players, marias)),
-    }
-    if form.moon.data:
-        entry["moon"] = form.moon.data
-    return entry
-
-
-# -- the interface every game's web module offers to the views (see web/games.py) ------
 
 class MatchForm(NewMatchForm):
     shown_fields = frozenset({"players", "target", "moon_points", "first_dealer"})
@@ -152,21 +157,28 @@ class MatchForm(NewMatchForm):
         return options
 
 
-TEMPLATE = "hands/hearts.html"
+# The widths of a sheet cell's fields, in digits: the hand's score and the running total.
+SHEET_DIGITS = (2, 4)
+BLANK_SEATS = 8  # a blank sheet without names or ?seats=
 
 
-def variants(before: Any, entry: dict[str, Any] | None) -> list[str]:
-    """No choice comes before the form: every hand is entered the same way."""
-    return []
+def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[HeartsHand],
+                 summary: HeartsSummary | None) -> dict[str, Any]:
+    """The deal for this many players, the target and the ranking so far (lowest first)."""
+    return {"deal": hearts.deal(len(players)), "target": options.get("target", hearts.TARGET),
+            "digits": SHEET_DIGITS, "ranking": ranking(summary["totals"], lowest=True) if summary else []}
 
 
-def variant_of(entry: dict[str, Any]) -> None:
-    return None
-
-
-def build(players: list[str], before: Any, variant: Any, formdata: Any, entry: dict[str, Any] | None) -> TableForm:
-    return hand_form(players, before.options["moon_points"], formdata, entry)
-
-
-def to_entry(form: TableForm, variant: Any, players: list[str]) -> dict[str, Any]:
-    return form_to_entry(form, players)
+PAGES = GamePages(
+    game=hearts.GAME,
+    match_form=MatchForm,
+    hand_form=hand_form,  # type: ignore[arg-type]
+    sheet_extras=sheet_extras,  # type: ignore[arg-type]
+    blank_rows=20,
+    blank_seats=BLANK_SEATS,
+    rules={
+        "hearts": hearts.HEARTS, "black_marias": hearts.BLACK_MARIAS, "heart": hearts.HEART,
+        "black_maria": hearts.BLACK_MARIA, "cards_passed": hearts.CARDS_PASSED, "passes": hearts.PASSES, "target": hearts.TARGET,
+        "target_min": hearts.TARGET_MIN, "target_max": hearts.TARGET_MAX, "moon_points": hearts.MOON_POINTS,
+    },
+)

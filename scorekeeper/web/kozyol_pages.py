@@ -1,4 +1,4 @@
-"""Kozyol deal entry, made for counting one trick pile at the table, and its conversion to an entry.
+"""Kozyol in the browser: deal entry made for counting one trick pile at the table, options and the sheet.
 
 The player counts one team's pile, by its card points or card by card; the other team has
 what is left of the 120. A team with 0 points is asked whether it took a trick at all.
@@ -6,6 +6,7 @@ what is left of the 120. A team with 0 points is asked whether it took a trick a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext as _, lazy_gettext as _l
@@ -14,10 +15,13 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
 
 from ..games import kozyol
-from ..games.base import SUITS
+from ..games.base import SUITS, Entry
+from ..games.kozyol import KozyolEntry, KozyolHand, KozyolReplay, KozyolSummary
 from .forms import SUIT_NAMES, NewMatchForm, TableForm, seat_choices
+from .game_pages import GamePages
 
 RANKS = tuple(kozyol.CARD_VALUES)  # A, 10, K, Q, J: the cards that count
+RANK_WORDS = {"A": "ace", "10": "ten", "K": "king", "Q": "queen", "J": "jack"}  # placeholders of sentences
 RANK_NAMES = {"A": _l("Aces"), "10": _l("Tens"), "K": _l("Kings"), "Q": _l("Queens"), "J": _l("Jacks")}
 MODES = [SelectChoice("points", _l("Type the points")), SelectChoice("cards", _l("Count the cards"))]
 ANSWERS = [SelectChoice("yes", _l("Yes, a trick or more")), SelectChoice("no", _l("No trick at all"))]
@@ -40,6 +44,7 @@ class DealForm(TableForm):
 
     shown_fields = frozenset({"points", "cards", "tricks", "trump_suit", "last_trick"})
     card_values = kozyol.CARD_VALUES
+    value_of = {RANK_WORDS[rank]: value for rank, value in kozyol.CARD_VALUES.items()}
     total = kozyol.TOTAL_POINTS
     per_rank = kozyol.CARDS_PER_RANK
 
@@ -60,6 +65,7 @@ class DealForm(TableForm):
     def __init__(self, formdata: Any, players: list[str], known_tricks: list[int | None] | None = None,
                  **kwargs: Any):
         super().__init__(formdata, **kwargs)
+        self.players = players
         self.teams = [team_name(players, team) for team in TEAMS]
         self.side.choices = [SelectChoice(str(team), self.teams[team]) for team in TEAMS]
         self.last_trick.choices = [NONE, *seat_choices(players)]
@@ -93,7 +99,30 @@ class DealForm(TableForm):
         return [counted, rest] if self.side.data == "0" else [rest, counted]
 
 
-def entry_to_data(entry: dict[str, Any], players: list[str]) -> dict[str, Any]:
+    def entry(self) -> Entry:
+        """The API-shaped entry for a validated form; the engine refuses what does not add up."""
+        entry: dict[str, Any] = {}
+        side, split = int(self.side.data), self.split()
+        if self.mode.data == "cards":
+            entry["cards"] = [self.counts() if team == side else None for team in TEAMS]
+        elif split is not None:
+            entry["points"] = split
+        tricks: list[int | None] = [None] * kozyol.TEAMS
+        for team in TEAMS:
+            answer = self[f"took_{team}"].data
+            if split and split[team] == 0 and answer in ("yes", "no"):
+                # "Yes" means at least one trick: keep a count entered before, else one.
+                tricks[team] = 0 if answer == "no" else self.known_tricks[team] or 1
+        if any(count is not None for count in tricks):
+            entry["tricks"] = tricks
+        if self.trump_suit.data:
+            entry["trump_suit"] = self.trump_suit.data
+        if self.last_trick.data:
+            entry["last_trick"] = self.players[int(self.last_trick.data)]
+        return entry
+
+
+def entry_to_data(entry: KozyolEntry, players: list[str]) -> dict[str, Any]:
     """Form data for a stored entry (to edit a deal): team 0's pile, counted the way it was entered."""
     data: dict[str, Any] = {"side": "0", "mode": "cards" if entry.get("cards") else "points",
                             "points": entry["points"][0]}
@@ -107,31 +136,6 @@ def entry_to_data(entry: dict[str, Any], players: list[str]) -> dict[str, Any]:
     data["last_trick"] = str(players.index(entry["last_trick"])) if entry.get("last_trick") else ""
     return data
 
-
-def form_to_entry(form: DealForm, players: list[str]) -> dict[str, Any]:
-    """The API-shaped entry for a validated form; the engine refuses what does not add up."""
-    entry: dict[str, Any] = {}
-    side, split = int(form.side.data), form.split()
-    if form.mode.data == "cards":
-        entry["cards"] = [form.counts() if team == side else None for team in TEAMS]
-    elif split is not None:
-        entry["points"] = split
-    tricks: list[int | None] = [None] * kozyol.TEAMS
-    for team in TEAMS:
-        answer = form[f"took_{team}"].data
-        if split and split[team] == 0 and answer in ("yes", "no"):
-            # "Yes" means at least one trick: keep a count entered before, else one.
-            tricks[team] = 0 if answer == "no" else form.known_tricks[team] or 1
-    if any(count is not None for count in tricks):
-        entry["tricks"] = tricks
-    if form.trump_suit.data:
-        entry["trump_suit"] = form.trump_suit.data
-    if form.last_trick.data:
-        entry["last_trick"] = players[int(form.last_trick.data)]
-    return entry
-
-
-# -- the interface every game's web module offers to the views (see web/games.py) ------
 
 class MatchForm(NewMatchForm):
     shown_fields = frozenset({"players", "target", "first_dealer"})
@@ -159,28 +163,47 @@ class MatchForm(NewMatchForm):
         return options
 
 
-TEMPLATE = "hands/kozyol.html"
+def hand_form(before: KozyolReplay, choice: None, formdata: Any, stored: KozyolEntry | None) -> DealForm:
+    """The deal form, filled from a stored deal or counted the way the last deal was."""
+    data = entry_to_data(stored, before.players) if stored else {"mode": last_mode(before)}
+    known = stored.get("tricks") if stored else None
+    return DealForm(formdata, before.players, known, data=data)
 
 
-def variants(before: Any, entry: dict[str, Any] | None) -> list[str]:
-    """Nothing to choose before the form: every deal is entered the same way."""
-    return []
-
-
-def variant_of(entry: dict[str, Any]) -> None:
-    return None
-
-
-def build(players: list[str], before: Any, variant: Any, formdata: Any, entry: dict[str, Any] | None) -> DealForm:
-    data = entry_to_data(entry, players) if entry else {"mode": last_mode(before)}
-    known = entry.get("tricks") if entry else None
-    return DealForm(formdata, players, known, data=data)
-
-
-def last_mode(before: Any) -> str:
+def last_mode(before: KozyolReplay) -> str:
     """Count a new deal the way the last one was counted: a table counting card by card saves a tap."""
     return "cards" if before.hands and before.hands[-1]["entry"].get("cards") else "points"
 
 
-def to_entry(form: DealForm, variant: Any, players: list[str]) -> dict[str, Any]:
-    return form_to_entry(form, players)
+TICK_BOXES_UP_TO = 30  # a target up to this many defeat points gets a box per point to tick on paper
+# The numbers of the sheet's legend: who wins a deal and what the loser takes.
+LEGEND = {
+    "wins": kozyol.EGGS + 1, "light": kozyol.DEFEAT["light"], "light_from": kozyol.LIGHT_DEFEAT_FROM,
+    "light_to": kozyol.EGGS - 1, "heavy": kozyol.DEFEAT["heavy"], "heavy_to": kozyol.LIGHT_DEFEAT_FROM - 1,
+    "no_trick": kozyol.DEFEAT["no_trick"], "eggs": kozyol.EGGS,
+}
+
+
+def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[KozyolHand],
+                 summary: KozyolSummary | None) -> dict[str, Any]:
+    """The teams as they sit, the target and the legend's numbers, also on a blank sheet."""
+    teams = summary["teams"] if summary else [players[team::kozyol.TEAMS] for team in TEAMS]
+    target = options.get("target", kozyol.DEFAULT_TARGET)
+    return {"teams": teams, "target": target, "tick_boxes": target <= TICK_BOXES_UP_TO, "legend": LEGEND}
+
+
+PAGES = GamePages(
+    game=kozyol.GAME,
+    match_form=MatchForm,
+    hand_form=hand_form,  # type: ignore[arg-type]
+    sheet_extras=sheet_extras,  # type: ignore[arg-type]
+    blank_rows=20,
+    rules={
+        "seats": kozyol.SEATS, "teams": kozyol.TEAMS, "total_points": kozyol.TOTAL_POINTS, "eggs": kozyol.EGGS,
+        "card_values": kozyol.CARD_VALUES, "per_rank": kozyol.CARDS_PER_RANK, "default_target": kozyol.DEFAULT_TARGET,
+        "target_range": kozyol.TARGET_RANGE, "light_defeat_from": kozyol.LIGHT_DEFEAT_FROM,
+        "defeat": kozyol.DEFEAT, "eggs_multiplier": kozyol.EGGS_MULTIPLIER,
+        # Seat numbers (from 1) of each team, as the new-match form shows them.
+        "team_seats": [[seat + 1 for seat in range(team, kozyol.SEATS, kozyol.TEAMS)] for team in TEAMS],
+    },
+)

@@ -9,8 +9,9 @@ a flashed message) must not come from here; the views decide that before asking.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable
+
+from cachetools import LRUCache
 
 BUDGET = 8_000_000  # characters kept per worker process; the oldest pages go first
 
@@ -26,33 +27,28 @@ class PageCache:
     """
 
     def __init__(self, budget: int = BUDGET):
-        self.budget = budget
-        self.size = 0
-        self._pages: OrderedDict[Hashable, str] = OrderedDict()
-        self._lock = threading.Lock()
+        self._pages: LRUCache[Hashable, str] = LRUCache(maxsize=budget, getsizeof=len)
+        self._lock = threading.Lock()  # cachetools' caches are not thread-safe by themselves
 
     def __len__(self) -> int:
         return len(self._pages)
 
+    @property
+    def size(self) -> int:
+        """Characters kept now."""
+        return int(self._pages.currsize)
+
     def get(self, key: Hashable) -> str | None:
         with self._lock:
-            page = self._pages.get(key)
-            if page is not None:
-                self._pages.move_to_end(key)
-            return page
+            return self._pages.get(key)
 
     def put(self, key: Hashable, page: str) -> str:
         """Keep page under key (dropping the least recently used beyond the budget); return it."""
-        if len(page) <= self.budget:
+        if len(page) <= self._pages.maxsize:
             with self._lock:
-                self.size += len(page) - len(self._pages.pop(key, ""))
                 self._pages[key] = page
-                while self.size > self.budget:
-                    _, dropped = self._pages.popitem(last=False)
-                    self.size -= len(dropped)
         return page
 
     def clear(self) -> None:
         with self._lock:
             self._pages.clear()
-            self.size = 0

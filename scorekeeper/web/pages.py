@@ -6,22 +6,31 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from flask_babel import get_locale
 
 from .. import matches
-from ..games import GAMES, InvalidHand, barbu
+from ..games import GAMES, InvalidHand
+from ..games.base import winners_of
 from ..i18n import LANGUAGE_NAMES
 from ..models import Match
 from . import api, phone
+from .errors import match_or_404
 from .forms import TableForm
-from .games import ENTRY_FORMS, new_match_form
 from .page_cache import PageCache
+from .registered_games import GAME_PAGES, RULES
 
 bp = Blueprint("pages", __name__)
 WATCHED = PageCache()
+INITIALS = 2  # letters of a name that mark a double on the score sheet
+
+
+@bp.app_template_filter("initials")
+def initials(name: str) -> str:
+    """The first letters of a name, to mark whom a player doubled."""
+    return name[:INITIALS]
 
 
 @bp.app_context_processor
 def vocabulary() -> dict[str, object]:
-    """Names of the games' parts that every template may show."""
-    return {"contract_titles": barbu.CONTRACT_TITLES}
+    """The games' numbers and names that every template may show: ``rules.barbu.hands``."""
+    return {"rules": RULES, "contract_titles": RULES["barbu"]["titles"], "leading": winners_of}
 
 
 @bp.get("/")
@@ -31,9 +40,9 @@ def home():
 
 @bp.route("/new/<game>", methods=["GET", "POST"])
 def new_match(game: str):
-    if game not in ENTRY_FORMS:
+    if game not in GAME_PAGES:
         abort(404)
-    form = new_match_form(game, request.form if request.method == "POST" else None)
+    form = GAME_PAGES[game].new_match_form(request.form if request.method == "POST" else None)
     if request.method == "POST" and form.validate():
         try:
             match, key = matches.create(game, form.names(), form.options(), language=form.language.data)
@@ -64,9 +73,9 @@ def match(public_id: str):
 
 
 def match_page(found: Match) -> str:
-    sheet = matches.standings(found)
+    played = matches.cached_replay(found)
     return render_template(
-        f"match/{found.game}.html", match=found, sheet=sheet, summary=sheet.summary(),
+        GAME_PAGES[found.game].template("match"), match=found, replay=played, summary=played.summary(),
         can_edit=phone.can_edit(found), edit_key=phone.edit_key(found), token_form=TableForm(),
         live_url=url_for("api.read", public_id=found.public_id), live_etag=f'"{api.etag(found)}"',
     )
@@ -75,9 +84,7 @@ def match_page(found: Match) -> str:
 @bp.get("/m/<public_id>/join")
 def join(public_id: str):
     """Keep the edit key from a shared link on this phone, then drop it from the address bar."""
-    found = matches.find(public_id)
-    if found is None:
-        abort(404)
+    found = match_or_404(public_id)
     key = request.args.get("key", "")
     if not matches.key_matches(found, key):
         abort(403)

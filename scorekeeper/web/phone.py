@@ -8,6 +8,7 @@ from flask import abort, session
 
 from .. import matches
 from ..models import Match
+from .errors import match_or_404
 
 REMEMBERED = 30
 
@@ -48,9 +49,7 @@ def remembered() -> list[Match]:
 
 def editable(public_id: str) -> Match:
     """The match if this phone holds its edit key; 404 or 403 otherwise."""
-    match = matches.find(public_id)
-    if match is None:
-        abort(404)
+    match = match_or_404(public_id)
     if not can_edit(match):
         abort(403)
     return match

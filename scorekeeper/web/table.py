@@ -1,15 +1,19 @@
-"""At the table: the big-print table view, and QR codes that let phones join with one scan."""
+"""At the table: the big-print table view, QR codes that let phones join with one scan, a new edit link."""
 
 from __future__ import annotations
 
 import io
 
 import segno
-from flask import Blueprint, Response, abort, render_template, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .. import charts, matches
+from ..games.base import Replay
 from . import api, phone
+from .errors import match_or_404
+from .forms import TableForm
 
 bp = Blueprint("table", __name__, url_prefix="/m/<public_id>")
 
@@ -17,19 +21,17 @@ bp = Blueprint("table", __name__, url_prefix="/m/<public_id>")
 @bp.get("/table")
 def view(public_id: str):
     """Big totals, who deals, what comes next: for a tablet in the middle of the table."""
-    match = matches.find(public_id)
-    if match is None:
-        abort(404)
-    sheet = matches.standings(match)
-    return render_template("table.html", match=match, sheet=sheet, summary=sheet.summary(),
+    match = match_or_404(public_id)
+    played = matches.cached_replay(match)
+    return render_template("table.html", match=match, replay=played, summary=played.summary(),
                            live_url=url_for("api.read", public_id=public_id), live_etag=f'"{api.etag(match)}"')
 
 
 @bp.get("/qr/<kind>.svg")
 def qr(public_id: str, kind: str):
     """The watch link for anyone; the edit link only for a phone that holds the edit key."""
-    match = matches.find(public_id)
-    if match is None or kind not in ("watch", "edit"):
+    match = match_or_404(public_id)
+    if kind not in ("watch", "edit"):
         abort(404)
     if kind == "edit":
         key = phone.edit_key(match)
@@ -46,7 +48,19 @@ def qr(public_id: str, kind: str):
     return response
 
 
+@bp.post("/key")
+def rotate_key(public_id: str):
+    """Replace the edit key: links shared before stop working; this phone keeps editing."""
+    match = phone.editable(public_id)
+    if TableForm(request.form).validate():
+        phone.remember(match, matches.rotate_key(public_id))
+        flash(_("New edit link made. Old edit links no longer work."))
+    else:
+        flash(_("The page was open too long; please try again."))
+    return redirect(url_for("pages.match", public_id=public_id, _anchor="share"))
+
+
 @bp.app_template_global()
-def totals_chart(match, sheet, title: str) -> Markup:
+def totals_chart(replay: Replay, title: str) -> Markup:
     """The running totals drawn as SVG, for match pages and printed sheets (names are escaped)."""
-    return Markup(charts.match_chart(match.players, sheet.hands, sheet.summary(), title))
+    return Markup(charts.match_chart(replay, title))
