@@ -1,4 +1,11 @@
 // Progressive enhancement only: every page works without this file.
+// A whole number from a field, an attribute or a choice; NaN for anything else ("" is 0).
+function whole(text) {
+  "use strict";
+  var n = Number(text);
+  return Number.isInteger(n) ? n : NaN;
+}
+
 (function () {
   "use strict";
   document.documentElement.classList.add("js");
@@ -6,17 +13,17 @@
   // Steppers: big − and + buttons around a number field.
   function bump(button) {
     var input = button.parentElement.querySelector("input");
-    var max = parseInt(input.max, 10), value = parseInt(input.value, 10) || 0;
-    value = Math.min(max, Math.max(0, value + parseInt(button.dataset.step, 10)));
+    var max = whole(input.max), value = whole(input.value) || 0;
+    value = Math.min(max, Math.max(0, value + whole(button.dataset.step)));
     input.value = value;
     input.dispatchEvent(new Event("input", { bubbles: true }));
   }
 
-  // "13 tricks: 2 left": the same check the server makes, while the player counts.
+  // "… tricks: n left": the same check the server makes, while the player counts.
   function recount(fieldset) {
-    var total = parseInt(fieldset.dataset.total, 10), sum = 0;
-    fieldset.querySelectorAll("input[type=number]").forEach(function (input) { sum += parseInt(input.value, 10) || 0; });
-    fieldset.querySelectorAll("input[type=radio]:checked").forEach(function (input) { sum += parseInt(input.value, 10) || 0; });
+    var total = whole(fieldset.dataset.total), sum = 0;
+    fieldset.querySelectorAll("input[type=number]").forEach(function (input) { sum += whole(input.value) || 0; });
+    fieldset.querySelectorAll("input[type=radio]:checked").forEach(function (input) { sum += whole(input.value) || 0; });
     var out = fieldset.querySelector(".remaining");
     out.classList.toggle("done", sum === total);
     out.classList.toggle("over", sum > total);
@@ -65,9 +72,9 @@
     var sum = 0;
     groups.forEach(function (g) {
       var c = g.querySelector("input:checked");
-      if (g !== open[0] && c) { sum += parseInt(c.value, 10) || 0; }
+      if (g !== open[0] && c) { sum += whole(c.value) || 0; }
     });
-    var rest = open[0].querySelector('input[value="' + (parseInt(fieldset.dataset.total, 10) - sum) + '"]');
+    var rest = open[0].querySelector('input[value="' + (whole(fieldset.dataset.total) - sum) + '"]');
     if (rest) { rest.checked = true; open[0].classList.add("auto"); }
   }
 
@@ -89,18 +96,22 @@
 // the way the server fills it in, and the moon choice shown only when one player took everything.
 (function () {
   "use strict";
-  var HEARTS = 26, MARIAS = 2;
+  // The totals come with the page, from the rules engine: hearts and Black Marias in play.
+  function totals(form) {
+    return { hearts: whole(form.querySelector(".hearts-left").dataset.total),
+             marias: whole(form.querySelector(".marias-left").dataset.total) };
+  }
 
   function read(row) {
     var input = row.querySelector(".stepper input"), text = input.value.trim();
     var maria = row.querySelector(".marias input:checked");
     return { row: row, input: input, name: row.dataset.name,
-             hearts: text === "" ? null : (parseInt(text, 10) || 0), marias: maria ? parseInt(maria.value, 10) : 0 };
+             hearts: text === "" ? null : (whole(text) || 0), marias: maria ? whole(maria.value) : 0 };
   }
 
   function tickedSeat(form) {
     var ticked = form.querySelector('input[name="rest_to"]:checked');
-    return ticked && ticked.value !== "" ? parseInt(ticked.value, 10) : null;
+    return ticked && ticked.value !== "" ? whole(ticked.value) : null;
   }
 
   function restSeat(form, all) {
@@ -116,6 +127,7 @@
   }
 
   function update(form) {
+    var rules = totals(form), HEARTS = rules.hearts, MARIAS = rules.marias;
     var all = Array.prototype.map.call(form.querySelectorAll(".player-row"), read);
     var seat = restSeat(form, all), ticked = tickedSeat(form) !== null;
     var hearts = 0, marias = 0;
@@ -161,7 +173,7 @@
   });
 })();
 
-// Kozyol: the other team's points (the 120 minus the pile counted), the card counter's running
+// Kozyol: the other team's points (the deck's points minus the pile counted), the card counter's running
 // total, the trick question only for a team left with 0 points, and the teams as they sit.
 (function () {
   "use strict";
@@ -177,17 +189,17 @@
       var sum = 0, ok = true;
       form.querySelectorAll(".by-cards .rank").forEach(function (rank) {
         var input = rank.querySelector("input"), text = input.value.trim(), n = text === "" ? 0 : Number(text);
-        if (!Number.isInteger(n) || n < 0 || n > parseInt(input.max, 10)) { ok = false; }
-        sum += n * parseInt(rank.dataset.value, 10);
+        if (!Number.isInteger(n) || n < 0 || n > whole(input.max)) { ok = false; }
+        sum += n * whole(rank.dataset.value);
       });
       return ok ? sum : null;
     }
     var points = form.querySelector('input[name="points"]').value.trim();
-    return /^\d+$/.test(points) ? parseInt(points, 10) : null;
+    return /^\d+$/.test(points) ? whole(points) : null;
   }
 
   function update(form) {
-    var total = parseInt(form.dataset.total, 10), side = checked(form, "side"), mine = counted(form), split = null;
+    var total = whole(form.dataset.total), side = checked(form, "side"), mine = counted(form), split = null;
     if (mine !== null && mine <= total && (side === "0" || side === "1")) {
       split = side === "0" ? [mine, total - mine] : [total - mine, mine];
     }

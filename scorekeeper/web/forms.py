@@ -10,7 +10,7 @@ from wtforms import FieldList, Form, SelectField, StringField
 from wtforms.csrf.session import SessionCSRF
 from wtforms.fields.choices import SelectChoice
 
-from ..games import InvalidHand
+from ..games import GAMES, InvalidHand
 from ..games.base import NAME_MAX
 from ..i18n import LANGUAGE_NAMES, translate
 
@@ -57,7 +57,8 @@ class NewMatchForm(TableForm):
 
     name_max = NAME_MAX
 
-    players = FieldList(StringField(_l("Name")), min_entries=4, max_entries=11)
+    players = FieldList(StringField(_l("Name")), min_entries=min(game.min_players for game in GAMES.values()),
+                        max_entries=max(game.max_players for game in GAMES.values()))
     # The printed sheet's language: the reader's by default, or fixed for the whole table.
     language = SelectField(
         _l("Language of the printed sheet"),
@@ -66,7 +67,7 @@ class NewMatchForm(TableForm):
         default="",
     )
 
-    def __init__(self, formdata: Any = None, seats: int = 4, **kwargs: Any):
+    def __init__(self, formdata: Any = None, seats: int = 0, **kwargs: Any):
         super().__init__(formdata, **kwargs)
         while len(self.players.entries) < seats:
             self.players.append_entry()

@@ -143,7 +143,8 @@ class MatchForm(NewMatchForm):
     target = IntegerField(_l("Defeat points that end the series"), default=kozyol.DEFAULT_TARGET,
                           validators=[InputRequired(), NumberRange(*kozyol.TARGET_RANGE)])
     eggs_double_next = BooleanField(_l("After eggs, the next deal counts double"), default=False)
-    six_for_zero_points = BooleanField(_l("6 defeat points for 0 card points, even with a trick"), default=False)
+    six_for_zero_points = BooleanField(_l("%(points)s defeat points for 0 card points, even with a trick",
+                                          points=kozyol.DEFEAT["no_trick"]), default=False)
     first_dealer = SelectField(
         _l("Who deals first"),
         choices=[SelectChoice(str(s), _l("Seat %(n)s", n=s + 1)) for s in range(kozyol.SEATS)],
