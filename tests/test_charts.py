@@ -6,7 +6,6 @@ import doctest
 import re
 
 import scorekeeper.charts as charts
-
 from conftest import bearer, create_match
 
 
