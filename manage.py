@@ -37,6 +37,14 @@ TEST_SYSTEM_PACKAGES = {
 # The suite runs a second time against this PostgreSQL database (a local server, trust auth).
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 POSTGRES_CHECK = "import sqlalchemy, sys; sqlalchemy.create_engine(sys.argv[1]).connect().close()"
+# The one translation compiler (scorekeeper/i18n.py), run in .venv where Babel is installed.
+COMPILE_CATALOGS = """
+import sys
+from pathlib import Path
+from scorekeeper.i18n import compile_catalogs
+if compile_catalogs(Path(sys.argv[1])):
+    print("[scorekeeper] compiled the translations", flush=True)
+"""
 
 
 def say(message: str) -> None:
@@ -80,14 +88,12 @@ def ensure_system_packages(packages: dict[str, str]) -> None:
 
 
 def compile_translations() -> None:
-    """Compile the message catalogs (.po -> .mo, not committed) when a .mo is missing or older."""
-    catalogs = sorted((ROOT / "translations").glob("*/LC_MESSAGES/messages.po"))
-    stale = [po for po in catalogs if not po.with_suffix(".mo").exists()
-             or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime]
-    if stale:
-        say("compiling the translations")
-        pybabel = BIN / ("pybabel.exe" if os.name == "nt" else "pybabel")
-        subprocess.run([str(pybabel), "-q", "compile", "-d", str(ROOT / "translations")], check=True, cwd=ROOT)
+    """Compile the message catalogs (.po -> .mo, not committed) when a .mo is missing or older.
+
+    The same function as the test session's, scorekeeper.i18n.compile_catalogs: each .mo is written
+    beside and renamed into place, so a server starting meanwhile never reads half a catalog.
+    """
+    subprocess.run([str(PYTHON), "-c", COMPILE_CATALOGS, str(ROOT / "translations")], check=True, cwd=ROOT)
 
 
 def run(args: list[str]) -> int:
