@@ -9,34 +9,37 @@ Each command first compiles the translations (translations/*/LC_MESSAGES/message
                               on SQLite and then on PostgreSQL (SCOREKEEPER_TEST_POSTGRES_URL)
 
 Extra arguments go to the server (``run --host 0.0.0.0 --port 8000``) or to pytest (``test -k barbu``).
+
+What ``test`` changes on the machine itself (Debian packages, starting PostgreSQL) is in setup_system.py.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import subprocess
 import sys
 import venv
 from pathlib import Path
+
+import setup_system
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".installed"
-# Debian packages the test suite uses, installed when missing and we may: a command it calls or a
-# file it needs (an absolute path), and the package that brings it. pdftotext checks the PDF text;
-# the browser tests drive Debian's chromium, and their screenshots show the emoji the pages use.
-TEST_SYSTEM_PACKAGES = {
-    "pdftotext": "poppler-utils",
-    "chromium": "chromium",
-    "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf": "fonts-noto-color-emoji",
-}
 # The suite runs a second time against this PostgreSQL database (a local server, trust auth).
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 POSTGRES_CHECK = "import sqlalchemy, sys; sqlalchemy.create_engine(sys.argv[1]).connect().close()"
+# The one translation compiler (scorekeeper/i18n.py), run in .venv where Babel is installed.
+COMPILE_CATALOGS = """
+import sys
+from pathlib import Path
+from scorekeeper.i18n import compile_catalogs
+if compile_catalogs(Path(sys.argv[1])):
+    print("[scorekeeper] compiled the translations", flush=True)
+"""
 
 
 def say(message: str) -> None:
@@ -60,34 +63,13 @@ def ensure_venv(extras: str) -> None:
     STAMP.write_text(wanted)
 
 
-def present(need: str) -> bool:
-    """Whether a command is on the PATH, or a file (an absolute path) exists."""
-    return Path(need).exists() if os.path.isabs(need) else shutil.which(need) is not None
-
-
-def ensure_system_packages(packages: dict[str, str]) -> None:
-    """Install missing Debian packages (commands or files the tests need) when running as root with apt."""
-    missing = sorted({package for need, package in packages.items() if not present(need)})
-    if not missing:
-        return
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
-        say(f"please install these system packages: {' '.join(missing)}")
-        return
-    say(f"installing system packages: {' '.join(missing)}")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], check=True, env=env)
-
-
 def compile_translations() -> None:
-    """Compile the message catalogs (.po -> .mo, not committed) when a .mo is missing or older."""
-    catalogs = sorted((ROOT / "translations").glob("*/LC_MESSAGES/messages.po"))
-    stale = [po for po in catalogs if not po.with_suffix(".mo").exists()
-             or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime]
-    if stale:
-        say("compiling the translations")
-        pybabel = BIN / ("pybabel.exe" if os.name == "nt" else "pybabel")
-        subprocess.run([str(pybabel), "-q", "compile", "-d", str(ROOT / "translations")], check=True, cwd=ROOT)
+    """Compile the message catalogs (.po -> .mo, not committed) when a .mo is missing or older.
+
+    The same function as the test session's, scorekeeper.i18n.compile_catalogs: each .mo is written
+    beside and renamed into place, so a server starting meanwhile never reads half a catalog.
+    """
+    subprocess.run([str(PYTHON), "-c", COMPILE_CATALOGS, str(ROOT / "translations")], check=True, cwd=ROOT)
 
 
 def run(args: list[str]) -> int:
@@ -97,17 +79,9 @@ def run(args: list[str]) -> int:
     return subprocess.call([*flask, *(args or ["--host", "127.0.0.1", "--port", "5000"])], cwd=ROOT)
 
 
-def postgres_ready() -> bool:
-    """Whether the test PostgreSQL answers; start the local cluster once if it does not."""
-    check = [str(PYTHON), "-c", POSTGRES_CHECK, POSTGRES_URL]
-    if subprocess.call(check, stderr=subprocess.DEVNULL) == 0:
-        return True
-    if shutil.which("pg_ctlcluster") and Path("/etc/postgresql").is_dir():
-        for version in sorted(p.name for p in Path("/etc/postgresql").iterdir()):
-            say(f"starting the local PostgreSQL {version} cluster")
-            subprocess.call(["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "start"])
-        return subprocess.call(check, stderr=subprocess.DEVNULL) == 0
-    return False
+def postgres_answers() -> bool:
+    """Whether the test PostgreSQL accepts a connection (asked through .venv, where the driver is)."""
+    return subprocess.call([str(PYTHON), "-c", POSTGRES_CHECK, POSTGRES_URL], stderr=subprocess.DEVNULL) == 0
 
 
 def serve(args: list[str]) -> int:
@@ -124,14 +98,14 @@ def serve(args: list[str]) -> int:
 
 def test(args: list[str]) -> int:
     ensure_venv("[test]")
-    ensure_system_packages(TEST_SYSTEM_PACKAGES)
+    setup_system.ensure_test_packages()
     compile_translations()
     pytest = [str(PYTHON), "-m", "pytest", *args]
     say("test run 1 of 2: SQLite")
     code = subprocess.call(pytest, cwd=ROOT)
     if code != 0:
         return code
-    if not postgres_ready():
+    if not setup_system.ensure_postgres(postgres_answers):
         if os.environ.get("CI"):
             say(f"PostgreSQL is required in CI but does not answer at {POSTGRES_URL}")
             return 1

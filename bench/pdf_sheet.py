@@ -108,15 +108,14 @@ def main() -> None:
             def table() -> bytes:
                 return pdf.html_to_pdf(TABLE, app.static_folder)
 
-            count = 0
             for _ in range(3):  # warm: imports, fonts, caches
                 sheet(), table()
-            for count in range(4, 11):
+            for _ in range(7):  # 10 sheet renders in all
                 sheet()
             gc.collect()
             after_10 = rss_mib()
             times = [(timed(sheet), timed(table)) for _ in range(args.runs)]
-            for count in range(count + args.runs + 1, args.renders + 1):
+            for _ in range(args.renders - 10 - args.runs):  # up to --renders in all
                 sheet()
             gc.collect()
             after_all = rss_mib()

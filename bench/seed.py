@@ -11,9 +11,9 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any
 
-from harness import ROOT  # noqa: F401  (puts the project on sys.path)
 from sqlalchemy import JSON, Column, MetaData, Table, Text, insert, text
 
+from harness import ROOT  # noqa: F401  (puts the project on sys.path)
 from scorekeeper import matches
 from scorekeeper.app import create_app
 from scorekeeper.db import db

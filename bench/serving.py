@@ -62,7 +62,7 @@ def measure(workers: int, threads: int, public_id: str, seconds: float, connecti
             "page": (app, f"{app.base}/m/{public_id}", {}),
             "poll": (app, f"{app.base}/api/v1/matches/{public_id}", {"If-None-Match": etag}),
         }
-        for server, url, headers in targets.values():
+        for _server, url, headers in targets.values():
             load(url, min(2.0, seconds / 2), connections, headers=headers)
         runs: dict[str, list[harness.Load]] = {name: [] for name in targets}
         for _ in range(rounds):

@@ -9,7 +9,6 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from cachetools import LRUCache, cached

@@ -19,8 +19,8 @@ import mimetypes
 import threading
 from pathlib import Path
 from typing import Any
-from urllib.request import OpenerDirector
 from urllib.parse import unquote, urlsplit
+from urllib.request import OpenerDirector
 
 from flask import current_app, has_request_context, render_template, request
 from weasyprint import CSS, HTML

@@ -6,9 +6,8 @@ import doctest
 import re
 
 import scorekeeper.charts as charts
-from scorekeeper.games import kozyol
-
 from conftest import bearer, create_match
+from scorekeeper.games import kozyol
 
 
 def points(svg: str) -> list[list[tuple[float, float]]]:

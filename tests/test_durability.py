@@ -28,7 +28,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import JSON, DateTime, bindparam, func, select, text
 from sqlalchemy.exc import IntegrityError
 
-from conftest import PLAYERS, TOKEN, bearer, create_match, csrf_token
+from conftest import PLAYERS, bearer, create_match, csrf_token
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.models import Match

@@ -182,7 +182,7 @@ def test_barbu_full_match_fits_one_landscape_page_with_the_api_numbers(client, t
         assert name in page
     totals = state["totals"]
     assert row(page, "Total") == [totals[name] for name in BARBU]
-    for rank, name in enumerate(sorted(BARBU, key=lambda n: -totals[n]), 1):
+    for name in sorted(BARBU, key=lambda n: -totals[n]):
         assert re.search(rf"{name}\s+{totals[name]}\b", page), name
     assert f"Winner: {state['winners'][0]}" in page or "Winners:" in page
     # every hand's row: number, contract, then raw, score and running total of each player

@@ -27,7 +27,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
-from conftest import POSTGRES_URL, PLAYERS, bearer, create_match, reset_postgres
+from conftest import PLAYERS, POSTGRES_URL, bearer, create_match, reset_postgres
 from scorekeeper import matches
 from scorekeeper.app import create_app
 from scorekeeper.db import db

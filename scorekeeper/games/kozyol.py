@@ -11,8 +11,23 @@ import random
 from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
-from .base import (N_, NAME_MAX, SUITS, Entry, Game, HandState, Summary, Upcoming, as_bool, as_int, as_player,
-                   check_option_keys, optional_choice, optional_seat_name, refuse)
+from .base import (
+    N_,
+    NAME_MAX,
+    SUITS,
+    Entry,
+    Game,
+    HandState,
+    Summary,
+    Upcoming,
+    as_bool,
+    as_int,
+    as_player,
+    check_option_keys,
+    optional_choice,
+    optional_seat_name,
+    refuse,
+)
 
 SEATS = 4
 TEAMS = 2

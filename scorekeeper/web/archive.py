@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, url_for
-from werkzeug.datastructures import CombinedMultiDict
 from flask_babel import gettext as _
+from werkzeug.datastructures import CombinedMultiDict
 from wtforms import FileField
 
 from .. import backup, matches

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from playwright.sync_api import expect
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]

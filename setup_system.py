@@ -1,0 +1,67 @@
+"""Everything `python3 manage.py test` changes outside this folder, and why; nothing else does.
+
+The rest of manage.py only writes .venv/ and the compiled translations. This module is the part that
+touches the machine: it installs Debian packages (as root with apt-get; otherwise it prints what to
+install) and starts the local PostgreSQL cluster when the test database does not answer.
+It runs on the system's python3, before and outside .venv, so it uses the standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+# What the test suite needs from the system, each with the Debian package that brings it: a command
+# on the PATH, or a file (an absolute path). Installed only when missing.
+TEST_SYSTEM_PACKAGES = {
+    # tests/test_pdf.py and test_access.py read the text of the printed score sheets with pdftotext.
+    "pdftotext": "poppler-utils",
+    # tests/browser/ drive Debian's Chromium through Playwright (never `playwright install`).
+    "chromium": "chromium",
+    # The browser tests' screenshots show the symbols the pages use (♠ ♥ ♦ ♣ ★ ☾ 🥚), not empty boxes.
+    "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf": "fonts-noto-color-emoji",
+}
+# The PostgreSQL clusters Debian's postgresql package sets up, one folder per version.
+POSTGRES_CLUSTERS = Path("/etc/postgresql")
+
+
+def say(message: str) -> None:
+    print(f"[scorekeeper] {message}", flush=True)
+
+
+def present(need: str) -> bool:
+    """Whether a command is on the PATH, or a file (an absolute path) exists."""
+    return Path(need).exists() if os.path.isabs(need) else shutil.which(need) is not None
+
+
+def ensure_test_packages(packages: dict[str, str] = TEST_SYSTEM_PACKAGES) -> None:
+    """Install the missing Debian packages when running as root with apt-get; otherwise name them."""
+    missing = sorted({package for need, package in packages.items() if not present(need)})
+    if not missing:
+        return
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        say(f"please install these system packages: {' '.join(missing)}")
+        return
+    say(f"installing system packages: {' '.join(missing)}")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], check=True, env=env)
+
+
+def ensure_postgres(answers: Callable[[], bool]) -> bool:
+    """Whether the test PostgreSQL answers; if it does not, start the local clusters once and ask again.
+
+    The second test run needs a PostgreSQL server; Debian's cluster may be installed but not running
+    (a container has no service manager to start it), so it is started here, and only then.
+    """
+    if answers():
+        return True
+    if shutil.which("pg_ctlcluster") is None or not POSTGRES_CLUSTERS.is_dir():
+        return False
+    for version in sorted(folder.name for folder in POSTGRES_CLUSTERS.iterdir()):
+        say(f"starting the local PostgreSQL {version} cluster")
+        subprocess.call(["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "start"])
+    return answers()
