@@ -1,4 +1,4 @@
-"""Barbu rules engine, checked against shared/RULES.md section 1.
+"""Barbu rules engine, checked against docs/rules.md section 1.
 
 Expected numbers come from the rules text (the tables and worked examples copied below),
 never from the engine itself. Seats: A=Ann (0), B=Bob (1), C=Cid (2), D=Dee (3).
@@ -23,7 +23,7 @@ from scorekeeper.games.base import InvalidHand
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 A, B, C, D = PLAYERS
 
-# -- the rules, restated from RULES.md -----------------------------------------------------
+# -- the rules, restated from docs/rules.md ------------------------------------------------
 
 CONTRACTS = ["no_tricks", "no_queens", "no_hearts", "no_last_two", "barbu", "trumps", "dominoes"]
 RULES_SUM = {
@@ -69,7 +69,7 @@ def expected_declarers(first: int) -> list[int]:
 
 
 def reference_raw(contract: str, entry: dict[str, Any], domino: list[int]) -> dict[str, int]:
-    """Raw scores straight from the RULES.md contract table."""
+    """Raw scores straight from the contract table of docs/rules.md 1.2."""
     if contract == "no_tricks":
         return {p: -2 * entry["tricks"][p] for p in PLAYERS}
     if contract == "trumps":
@@ -148,7 +148,7 @@ def assert_refused(sheet: barbu.BarbuSheet, entry: Any, field: str) -> InvalidHa
     return info.value
 
 
-# -- worked examples --------------------------------------------------------------------
+# -- worked examples (docs/rules.md 1.7) --------------------------------------------------------------------
 
 EXAMPLES = [
     pytest.param(

@@ -1,4 +1,4 @@
-"""Cancellation Hearts engine: rows from RULES.md section 3 and invariants over random games.
+"""Cancellation Hearts engine: rows from docs/rules.md section 3 and invariants over random games.
 
 Expected numbers are written out from the rules (1 point a heart, 13 a Black Maria, 26 hearts
 and 2 Black Marias in two decks), never read back from the engine's own constants.
@@ -506,7 +506,7 @@ def random_hand(rng: random.Random, count: int) -> tuple[list[int], list[int]]:
 
 
 def expected_scores(hearts: list[int], marias: list[int], moon: str, moon_points: int) -> tuple[list[int], list[int]]:
-    """Points and scores straight from RULES.md section 3."""
+    """Points and scores straight from docs/rules.md section 3."""
     points = [h + 13 * m for h, m in zip(hearts, marias)]
     shooters = [i for i in range(len(hearts)) if hearts[i] == 26 and marias[i] == 2]
     if not shooters:

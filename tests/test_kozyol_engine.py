@@ -1,4 +1,4 @@
-"""Kozyol rules engine: rows straight from RULES.md section 2, refusals, and random series."""
+"""Kozyol rules engine: rows straight from docs/rules.md section 2, refusals, and random series."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ FIELDS = {"points", "cards", "tricks", "trump_suit", "last_trick", "number", "en
 
 
 def rules_defeat(points: int, tricks: int | None, six_for_zero_points: bool = False) -> int:
-    """Defeat points of a losing team, written out from the RULES.md table (not from the engine)."""
+    """Defeat points of a losing team, written out from the table of docs/rules.md 2.3 (not from the engine)."""
     assert 0 <= points <= 59
     if 31 <= points <= 59:
         return 2
@@ -56,7 +56,7 @@ def refused(game: KozyolSheet, entry: Any) -> InvalidHand:
 
 # -- worked examples ----------------------------------------------------------------------
 
-# (points [team 0, team 1], tricks, losing team, defeat points): RULES.md section 2.
+# (points [team 0, team 1], tricks, losing team, defeat points): docs/rules.md section 2.3.
 EXAMPLES = [
     pytest.param([75, 45], None, 1, 2, id="75:45"),
     pytest.param([29, 91], None, 0, 4, id="29:91"),

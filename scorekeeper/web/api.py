@@ -1,4 +1,4 @@
-"""The public JSON API, version 1 (shared/API.md)."""
+"""The public JSON API, version 1 (described at /api/v1/openapi.json)."""
 
 from __future__ import annotations
 
