@@ -18,7 +18,7 @@ import pytest
 
 import scorekeeper.games
 from scorekeeper.games import GAMES, barbu
-from scorekeeper.games.base import InvalidHand
+from scorekeeper.games.base import InvalidHand, Reason
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 A, B, C, D = PLAYERS
@@ -943,3 +943,85 @@ def test_doctests(name):
     assert result.failed == 0
     if name in ("scorekeeper.games.base", "scorekeeper.games.barbu"):
         assert result.attempted > 0
+
+
+# -- what the panel for the next hand shows ----------------------------------------------------
+
+# Hand number -> hands left in the declarer's block, this one included (docs/rules.md 1.1).
+HANDS_LEFT = {number: HANDS_PER_BLOCK - (number - 1) % HANDS_PER_BLOCK for number in range(1, HANDS + 1)}
+
+
+def test_hands_left_table_reads_as_the_rules_say():
+    assert [HANDS_LEFT[n] for n in range(1, 15)] == [7, 6, 5, 4, 3, 2, 1, 7, 6, 5, 4, 3, 2, 1]
+    assert [HANDS_LEFT[n] for n in (1, 8, 15, 22)] == [7, 7, 7, 7]
+    assert [HANDS_LEFT[n] for n in (7, 14, 21, 28)] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("first", [A, C])
+def test_hands_left_in_block_for_every_hand(first):
+    sheet = new_sheet(first)
+    for number in range(1, HANDS + 1):
+        nxt = sheet.next()
+        assert (nxt["number"], nxt["hands_left_in_block"]) == (number, HANDS_LEFT[number])
+        assert nxt["declarer"] == declarer_at(first, number)
+        play_until(sheet, number + 1)
+    assert sheet.next() is None and sheet.summary()["next"] is None
+
+
+# -- compulsory doubles: the warnings a lenient match keeps ----------------------------------------
+
+MUST_DOUBLE = "{name} must double the declarer {declarer}: the doubles still owed equal the hands left."
+
+
+def must_double(name: str, declarer: str) -> Reason:
+    return Reason(MUST_DOUBLE, {"name": name, "declarer": declarer})
+
+
+def undoubled_block(enforce: bool) -> barbu.BarbuSheet:
+    """Ann declares; in hands 1-5 nobody doubles her, so everyone still owes her two doubles."""
+    sheet = new_sheet(A, enforce_declarer_doubles=enforce)
+    for contract in CONTRACTS[:5]:
+        assert sheet.record({"contract": contract, **PLAIN_CARDS[contract]})["warnings"] == []
+    return sheet
+
+
+HAND_6 = {"contract": "trumps", **PLAIN_CARDS["trumps"], "doubles": [dbl(C, A)]}
+HAND_7 = {"contract": "dominoes", **PLAIN_CARDS["dominoes"], "doubles": []}
+
+
+def test_warnings_name_each_player_who_left_out_a_compulsory_double():
+    sheet = undoubled_block(enforce=False)
+    assert sheet.warned == {}
+    assert sheet.next()["must_double"] == [B, C, D]
+    hand = sheet.record(HAND_6)  # Cid doubles Ann; Bob and Dee do not
+    assert hand["warnings"] == [
+        "Bob must double the declarer Ann: the doubles still owed equal the hands left.",
+        "Dee must double the declarer Ann: the doubles still owed equal the hands left.",
+    ]
+    assert hand["scores"] == barbu.settle(hand["raw"], HAND_6["doubles"])  # scored as entered
+    assert sheet.warned == {6: [must_double(B, A), must_double(D, A)]}
+    assert sheet.next()["must_double"] == [B, C, D]  # Bob and Dee owe 2, Cid 1: one hand left
+    hand = sheet.record(HAND_7)
+    assert hand["warnings"] == [
+        "Bob must double the declarer Ann: the doubles still owed equal the hands left.",
+        "Cid must double the declarer Ann: the doubles still owed equal the hands left.",
+        "Dee must double the declarer Ann: the doubles still owed equal the hands left.",
+    ]
+    assert sheet.warned == {6: [must_double(B, A), must_double(D, A)], 7: [must_double(p, A) for p in (B, C, D)]}
+    assert [h["warnings"] for h in sheet.hands[:5]] == [[]] * 5
+    # Hand 8: Bob declares and nobody owes anything yet; a plain hand adds no warning.
+    sheet.record({"contract": "barbu", **PLAIN_CARDS["barbu"]})
+    assert sorted(sheet.warned) == [6, 7] and sheet.hands[-1]["warnings"] == []
+
+
+def test_enforced_match_refuses_the_same_hand_with_the_same_reasons():
+    sheet = undoubled_block(enforce=True)
+    with pytest.raises(InvalidHand) as info:
+        sheet.record(HAND_6)
+    err = info.value
+    assert err.errors == [("doubles", must_double(B, A)), ("doubles", must_double(D, A))]
+    assert err.fields == {"doubles": "Bob must double the declarer Ann: the doubles still owed equal the hands left."}
+    assert str(err) == err.fields["doubles"]
+    assert len(sheet.hands) == 5 and sheet.warned == {}
+    hand = sheet.record({**HAND_6, "doubles": [dbl(B, A), dbl(C, A), dbl(D, A)]})
+    assert hand["warnings"] == [] and sheet.warned == {}

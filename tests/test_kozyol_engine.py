@@ -363,6 +363,23 @@ def test_last_trick_leads_the_next_deal():
     assert game.summary()["next"] == {"number": 5, "dealer": "Ann", "leader": "Bob"}
 
 
+
+@pytest.mark.parametrize("blank", ["", None], ids=["empty text", "null"])
+def test_a_blank_last_trick_is_not_noted(blank):
+    """docs/rules.md 2.2 and 2.5: left empty, the last trick is not noted and the dealer's left leads."""
+    game = sheet()
+    hand = game.record(deal([75, 45], last_trick=blank))
+    assert "last_trick" not in hand["entry"]
+    assert hand["entry"] == {"points": [75, 45]}
+    assert game.summary()["next"] == {"number": 2, "dealer": "Bob", "leader": "Cid"}
+    # After a deal whose last trick was noted, a blank one does not carry the old taker over.
+    game.record(deal([75, 45], last_trick="Cid"))
+    assert game.summary()["next"] == {"number": 3, "dealer": "Cid", "leader": "Cid"}
+    hand = game.record(deal([45, 75], [2, 5], last_trick=blank))
+    assert hand["entry"] == {"points": [45, 75], "tricks": [2, 5]}
+    assert (hand["dealer"], hand["leader"]) == ("Cid", "Cid")
+    assert game.summary()["next"] == {"number": 4, "dealer": "Dee", "leader": "Ann"}
+
 def test_summary_before_the_first_deal():
     assert KozyolSheet(PLAYERS, parse_options(PLAYERS, {}, None)).summary() == {
         "totals": [0, 0],
