@@ -1025,3 +1025,21 @@ def test_enforced_match_refuses_the_same_hand_with_the_same_reasons():
     assert len(sheet.hands) == 5 and sheet.warned == {}
     hand = sheet.record({**HAND_6, "doubles": [dbl(B, A), dbl(C, A), dbl(D, A)]})
     assert hand["warnings"] == [] and sheet.warned == {}
+
+
+@pytest.mark.parametrize(
+    "entry, field, sentence",
+    [
+        ({"contract": "no_tricks", "tricks": per([4, 3, 3, 2])}, "tricks",
+         "The tricks add up to 12; they must add up to 13."),
+        ({"contract": "no_queens", "queens": per([1, 1, 1, 2])}, "queens",
+         "The queens add up to 5; they must add up to 4."),
+        ({"contract": "no_hearts", "hearts": per([4, 3, 3, 2]), "ace_of_hearts": A}, "hearts",
+         "The hearts add up to 12; they must add up to 13."),
+        ({"contract": "barbu", "king_of_hearts": C, "doubles": {"by": B}}, "doubles", "Give the doubles as a list."),
+        ({"contract": "barbu", "king_of_hearts": C, "doubles": [B]}, "doubles", "Each double names who doubled and whom."),
+    ],
+)
+def test_refusal_sentences(entry, field, sentence):
+    err = assert_refused(new_sheet(A), entry, field)
+    assert err.fields == {field: sentence} and str(err) == sentence

@@ -567,3 +567,41 @@ def test_invariants_over_random_games(block):
     rng = random.Random(20261129 + block)
     for _ in range(60):
         play_random_game(rng)
+
+
+# -- the sentence a player reads for each refusal ------------------------------------------------
+
+HEARTS_SENTENCES = [
+    pytest.param([], "entry", "A hand must be an object.", id="not an object"),
+    pytest.param(entry_of(PLAYERS, [20, 7, 0, 0, 0, 0], [0] * 6), "hearts",
+                 "The hearts add up to 27; at most 26 can be taken.", id="27 hearts"),
+    pytest.param(entry_of(PLAYERS, [0] * 6, [2, 1, 0, 0, 0, 0]), "black_marias",
+                 "The Black Marias add up to 3; at most 2 can be taken.", id="3 Black Marias"),
+]
+
+
+@pytest.mark.parametrize("entry, field, sentence", HEARTS_SENTENCES)
+def test_refusal_sentences(entry, field, sentence):
+    with pytest.raises(InvalidHand) as info:
+        new_sheet(6).record(entry)
+    assert info.value.fields == {field: sentence}
+
+
+@pytest.mark.parametrize(
+    "raw, field, sentence",
+    [
+        ({"target": 99}, "target", "The target is a whole number of points from 100 to 1000."),
+        ({"moon_points": 13}, "moon_points", "Shooting the moon counts either 26 or 52 points."),
+    ],
+)
+def test_option_refusal_sentences(raw, field, sentence):
+    with pytest.raises(InvalidHand) as info:
+        parse_options(PLAYERS, raw, random.Random(0))
+    assert info.value.fields == {field: sentence}
+
+
+def test_a_finished_game_says_so():
+    sheet = sheet_at([150, 0, 0, 0, 0, 0])
+    with pytest.raises(InvalidHand) as info:
+        play(sheet, [0] * 6, [0] * 6)
+    assert info.value.fields == {"number": "The game is over: a player has reached the target of 150."}
