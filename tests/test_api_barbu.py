@@ -1,4 +1,4 @@
-"""The JSON API for Barbu (shared/API.md): every status code, the match state, and whole matches."""
+"""The JSON API for Barbu (/api/v1/openapi.json): every status code, the match state, and whole matches."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ ANN, BOB, CID, DEE = PLAYERS
 CONTRACTS = ["no_tricks", "no_queens", "no_hearts", "no_last_two", "barbu", "trumps", "dominoes"]
 URLSAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 
-# One legal entry per contract (no doubles), and its raw scores (RULES.md section 1).
+# One legal entry per contract (no doubles), and its raw scores (docs/rules.md section 1.2).
 ENTRIES: dict[str, dict[str, Any]] = {
     "no_tricks": {"contract": "no_tricks", "tricks": {ANN: 4, BOB: 3, CID: 5, DEE: 1}},
     "no_queens": {"contract": "no_queens", "queens": {ANN: 1, BOB: 0, CID: 1, DEE: 2}},
@@ -82,7 +82,7 @@ def error_of(answer, status: int) -> dict[str, Any]:
 
 
 def settle(raw: dict[str, int], doubles: list[dict[str, Any]]) -> dict[str, int]:
-    """RULES.md: f_i = s_i + sum over j of m_ij (s_i - s_j), m from the doubles of the pair."""
+    """docs/rules.md 1.4: f_i = s_i + sum over j of m_ij (s_i - s_j), m from the doubles of the pair."""
     weight: dict[frozenset[str], int] = {}
     for d in doubles:
         weight[frozenset((d["by"], d["target"]))] = 2 if d["redoubled"] else 1
@@ -629,7 +629,7 @@ def test_delete_undoes_the_last_hand(client, match):
     assert again["hands"][1]["contract"] == "barbu"
 
 
-# -- the worked examples of RULES.md section 1 ---------------------------------------------------------
+# -- the examples of docs/rules.md section 1.7 -----------------------------------------------------------
 
 
 def test_worked_examples_1_and_2_through_the_api(client, match):

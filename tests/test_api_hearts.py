@@ -1,6 +1,6 @@
-"""The JSON API for Cancellation Hearts (shared/API.md): every status code, the match state, whole games.
+"""The JSON API for Cancellation Hearts (/api/v1/openapi.json): every status code, the match state, whole games.
 
-Expected numbers come from RULES.md section 3 (1 point a heart, 13 a Black Maria, two decks),
+Expected numbers come from docs/rules.md section 3 (1 point a heart, 13 a Black Maria, two decks),
 written out here rather than read back from the engine.
 """
 
@@ -21,7 +21,7 @@ URLSAFE = re.compile(r"^[A-Za-z0-9_-]+$")
 HAND_KEYS = {"number", "dealer", "pass", "entry", "points", "scores", "totals", "moon_shooter"}
 NEXT_KEYS = {"number", "dealer", "leader", "pass", "cards_each", "left_over"}
 STATE_KEYS = {"id", "url", "game", "players", "options", "hands", "totals", "finished", "winners", "next", "version"}
-# RULES.md section 3, the deal table: players -> (cards each, left over).
+# docs/rules.md section 3.1, the deal table: players -> (cards each, left over).
 DEALS = {6: (17, 2), 7: (14, 6), 8: (13, 0), 9: (11, 5), 10: (10, 4), 11: (9, 5)}
 
 
@@ -470,7 +470,7 @@ def test_a_moon_choice_without_a_moon_is_ignored(client, match):
     assert hand["scores"] == {ANN: 39, BOB: 13, CID: 0, DEE: 0, EVE: 0, FAY: 0}
 
 
-# -- RULES.md worked examples -----------------------------------------------------------------
+# -- docs/rules.md worked examples ------------------------------------------------------------
 
 
 def test_worked_example_1_eight_players(client):

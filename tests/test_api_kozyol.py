@@ -1,4 +1,4 @@
-"""The JSON API for Kozyol (shared/API.md): every status code, the match state, and RULES.md's boundaries."""
+"""The JSON API for Kozyol (/api/v1/openapi.json): every status code, the match state, and the rules' boundaries."""
 
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def test_dealer_moves_left_each_deal_and_the_next_player_leads(client):
     assert [s["next"]["leader"] for s in states] == [ANN, BOB, CID, DEE]
 
 
-# -- RULES.md section 2: worked examples and boundaries -------------------------------------------
+# -- docs/rules.md section 2.3: examples and boundaries --------------------------------------------
 
 BOUNDARIES = [
     pytest.param({"points": [61, 59]}, 1, [0, 2], id="61:59 -> 2"),

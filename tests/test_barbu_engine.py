@@ -1,4 +1,4 @@
-"""Barbu rules engine, checked against shared/RULES.md section 1.
+"""Barbu rules engine, checked against docs/rules.md section 1.
 
 Expected numbers come from the rules text (the tables and worked examples copied below),
 never from the engine itself. Seats: A=Ann (0), B=Bob (1), C=Cid (2), D=Dee (3).
@@ -18,12 +18,12 @@ import pytest
 
 import scorekeeper.games
 from scorekeeper.games import GAMES, barbu
-from scorekeeper.games.base import InvalidHand
+from scorekeeper.games.base import InvalidHand, Reason
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 A, B, C, D = PLAYERS
 
-# -- the rules, restated from RULES.md -----------------------------------------------------
+# -- the rules, restated from docs/rules.md ------------------------------------------------
 
 CONTRACTS = ["no_tricks", "no_queens", "no_hearts", "no_last_two", "barbu", "trumps", "dominoes"]
 RULES_SUM = {
@@ -69,7 +69,7 @@ def expected_declarers(first: int) -> list[int]:
 
 
 def reference_raw(contract: str, entry: dict[str, Any], domino: list[int]) -> dict[str, int]:
-    """Raw scores straight from the RULES.md contract table."""
+    """Raw scores straight from the contract table of docs/rules.md 1.2."""
     if contract == "no_tricks":
         return {p: -2 * entry["tricks"][p] for p in PLAYERS}
     if contract == "trumps":
@@ -148,7 +148,7 @@ def assert_refused(replay: barbu.BarbuReplay, entry: Any, field: str) -> Invalid
     return info.value
 
 
-# -- worked examples --------------------------------------------------------------------
+# -- worked examples (docs/rules.md 1.7) --------------------------------------------------------------------
 
 EXAMPLES = [
     pytest.param(
@@ -943,3 +943,103 @@ def test_doctests(name):
     assert result.failed == 0
     if name in ("scorekeeper.games.base", "scorekeeper.games.barbu"):
         assert result.attempted > 0
+
+
+# -- what the panel for the next hand shows ----------------------------------------------------
+
+# Hand number -> hands left in the declarer's block, this one included (docs/rules.md 1.1).
+HANDS_LEFT = {number: HANDS_PER_BLOCK - (number - 1) % HANDS_PER_BLOCK for number in range(1, HANDS + 1)}
+
+
+def test_hands_left_table_reads_as_the_rules_say():
+    assert [HANDS_LEFT[n] for n in range(1, 15)] == [7, 6, 5, 4, 3, 2, 1, 7, 6, 5, 4, 3, 2, 1]
+    assert [HANDS_LEFT[n] for n in (1, 8, 15, 22)] == [7, 7, 7, 7]
+    assert [HANDS_LEFT[n] for n in (7, 14, 21, 28)] == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize("first", [A, C])
+def test_hands_left_in_block_for_every_hand(first):
+    replay = new_replay(first)
+    for number in range(1, HANDS + 1):
+        nxt = replay.next()
+        assert (nxt["number"], nxt["hands_left_in_block"]) == (number, HANDS_LEFT[number])
+        assert nxt["declarer"] == declarer_at(first, number)
+        play_until(replay, number + 1)
+    assert replay.next() is None and replay.summary()["next"] is None
+
+
+# -- compulsory doubles: the warnings a lenient match keeps ----------------------------------------
+
+MUST_DOUBLE = "{name} must double the declarer {declarer}: the doubles still owed equal the hands left."
+
+
+def must_double(name: str, declarer: str) -> Reason:
+    return Reason(MUST_DOUBLE, {"name": name, "declarer": declarer})
+
+
+def undoubled_block(enforce: bool) -> barbu.BarbuReplay:
+    """Ann declares; in hands 1-5 nobody doubles her, so everyone still owes her two doubles."""
+    replay = new_replay(A, enforce_declarer_doubles=enforce)
+    for contract in CONTRACTS[:5]:
+        assert replay.play({"contract": contract, **PLAIN_CARDS[contract]})["warnings"] == []
+    return replay
+
+
+HAND_6 = {"contract": "trumps", **PLAIN_CARDS["trumps"], "doubles": [dbl(C, A)]}
+HAND_7 = {"contract": "dominoes", **PLAIN_CARDS["dominoes"], "doubles": []}
+
+
+def test_warnings_name_each_player_who_left_out_a_compulsory_double():
+    replay = undoubled_block(enforce=False)
+    assert replay.warned == {}
+    assert replay.next()["must_double"] == [B, C, D]
+    hand = replay.play(HAND_6)  # Cid doubles Ann; Bob and Dee do not
+    assert hand["warnings"] == [
+        "Bob must double the declarer Ann: the doubles still owed equal the hands left.",
+        "Dee must double the declarer Ann: the doubles still owed equal the hands left.",
+    ]
+    assert hand["scores"] == barbu.settle(hand["raw"], HAND_6["doubles"])  # scored as entered
+    assert replay.warned == {6: [must_double(B, A), must_double(D, A)]}
+    assert replay.next()["must_double"] == [B, C, D]  # Bob and Dee owe 2, Cid 1: one hand left
+    hand = replay.play(HAND_7)
+    assert hand["warnings"] == [
+        "Bob must double the declarer Ann: the doubles still owed equal the hands left.",
+        "Cid must double the declarer Ann: the doubles still owed equal the hands left.",
+        "Dee must double the declarer Ann: the doubles still owed equal the hands left.",
+    ]
+    assert replay.warned == {6: [must_double(B, A), must_double(D, A)], 7: [must_double(p, A) for p in (B, C, D)]}
+    assert [h["warnings"] for h in replay.hands[:5]] == [[]] * 5
+    # Hand 8: Bob declares and nobody owes anything yet; a plain hand adds no warning.
+    replay.play({"contract": "barbu", **PLAIN_CARDS["barbu"]})
+    assert sorted(replay.warned) == [6, 7] and replay.hands[-1]["warnings"] == []
+
+
+def test_enforced_match_refuses_the_same_hand_with_the_same_reasons():
+    replay = undoubled_block(enforce=True)
+    with pytest.raises(InvalidHand) as info:
+        replay.play(HAND_6)
+    err = info.value
+    assert err.errors == [("doubles", must_double(B, A)), ("doubles", must_double(D, A))]
+    assert err.fields == {"doubles": "Bob must double the declarer Ann: the doubles still owed equal the hands left."}
+    assert str(err) == err.fields["doubles"]
+    assert len(replay.hands) == 5 and replay.warned == {}
+    hand = replay.play({**HAND_6, "doubles": [dbl(B, A), dbl(C, A), dbl(D, A)]})
+    assert hand["warnings"] == [] and replay.warned == {}
+
+
+@pytest.mark.parametrize(
+    "entry, field, sentence",
+    [
+        ({"contract": "no_tricks", "tricks": per([4, 3, 3, 2])}, "tricks",
+         "The tricks add up to 12; they must add up to 13."),
+        ({"contract": "no_queens", "queens": per([1, 1, 1, 2])}, "queens",
+         "The queens add up to 5; they must add up to 4."),
+        ({"contract": "no_hearts", "hearts": per([4, 3, 3, 2]), "ace_of_hearts": A}, "hearts",
+         "The hearts add up to 12; they must add up to 13."),
+        ({"contract": "barbu", "king_of_hearts": C, "doubles": {"by": B}}, "doubles", "Give the doubles as a list."),
+        ({"contract": "barbu", "king_of_hearts": C, "doubles": [B]}, "doubles", "Each double names who doubled and whom."),
+    ],
+)
+def test_refusal_sentences(entry, field, sentence):
+    err = assert_refused(new_replay(A), entry, field)
+    assert err.fields == {field: sentence} and str(err) == sentence

@@ -49,7 +49,7 @@ VALID_DOCUMENTS = [
 FUZZ = settings(max_examples=40, deadline=None, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 
-# Status codes shared/API.md documents for each endpoint.
+# Status codes the API documents for each endpoint (/api/v1/openapi.json).
 API_STATUSES = {
     "create": {201, 400, 422},
     "record": {201, 400, 401, 403, 404, 409, 422},

@@ -1,4 +1,4 @@
-"""Cancellation Hearts engine: rows from RULES.md section 3 and invariants over random games.
+"""Cancellation Hearts engine: rows from docs/rules.md section 3 and invariants over random games.
 
 Expected numbers are written out from the rules (1 point a heart, 13 a Black Maria, 26 hearts
 and 2 Black Marias in two decks), never read back from the engine's own constants.
@@ -506,7 +506,7 @@ def random_hand(rng: random.Random, count: int) -> tuple[list[int], list[int]]:
 
 
 def expected_scores(hearts: list[int], marias: list[int], moon: str, moon_points: int) -> tuple[list[int], list[int]]:
-    """Points and scores straight from RULES.md section 3."""
+    """Points and scores straight from docs/rules.md section 3."""
     points = [h + 13 * m for h, m in zip(hearts, marias)]
     shooters = [i for i in range(len(hearts)) if hearts[i] == 26 and marias[i] == 2]
     if not shooters:
@@ -567,3 +567,41 @@ def test_invariants_over_random_games(block):
     rng = random.Random(20261129 + block)
     for _ in range(60):
         play_random_game(rng)
+
+
+# -- the sentence a player reads for each refusal ------------------------------------------------
+
+HEARTS_SENTENCES = [
+    pytest.param([], "entry", "A hand must be an object.", id="not an object"),
+    pytest.param(entry_of(PLAYERS, [20, 7, 0, 0, 0, 0], [0] * 6), "hearts",
+                 "The hearts add up to 27; at most 26 can be taken.", id="27 hearts"),
+    pytest.param(entry_of(PLAYERS, [0] * 6, [2, 1, 0, 0, 0, 0]), "black_marias",
+                 "The Black Marias add up to 3; at most 2 can be taken.", id="3 Black Marias"),
+]
+
+
+@pytest.mark.parametrize("entry, field, sentence", HEARTS_SENTENCES)
+def test_refusal_sentences(entry, field, sentence):
+    with pytest.raises(InvalidHand) as info:
+        new_replay(6).play(entry)
+    assert info.value.fields == {field: sentence}
+
+
+@pytest.mark.parametrize(
+    "raw, field, sentence",
+    [
+        ({"target": 99}, "target", "The target is a whole number of points from 100 to 1000."),
+        ({"moon_points": 13}, "moon_points", "Shooting the moon counts either 26 or 52 points."),
+    ],
+)
+def test_option_refusal_sentences(raw, field, sentence):
+    with pytest.raises(InvalidHand) as info:
+        parse_options(PLAYERS, raw, random.Random(0))
+    assert info.value.fields == {field: sentence}
+
+
+def test_a_finished_game_says_so():
+    replay = replay_at([150, 0, 0, 0, 0, 0])
+    with pytest.raises(InvalidHand) as info:
+        play(replay, [0] * 6, [0] * 6)
+    assert info.value.fields == {"number": "The game is over: a player has reached the target of 150."}

@@ -1,4 +1,4 @@
-"""Kozyol rules engine: rows straight from RULES.md section 2, refusals, and random series."""
+"""Kozyol rules engine: rows straight from docs/rules.md section 2, refusals, and random series."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ FIELDS = {"points", "cards", "tricks", "trump_suit", "last_trick", "number", "en
 
 
 def rules_defeat(points: int, tricks: int | None, six_for_zero_points: bool = False) -> int:
-    """Defeat points of a losing team, written out from the RULES.md table (not from the engine)."""
+    """Defeat points of a losing team, written out from the table of docs/rules.md 2.3 (not from the engine)."""
     assert 0 <= points <= 59
     if 31 <= points <= 59:
         return 2
@@ -56,7 +56,7 @@ def refused(game: KozyolReplay, entry: Any) -> InvalidHand:
 
 # -- worked examples ----------------------------------------------------------------------
 
-# (points [team 0, team 1], tricks, losing team, defeat points): RULES.md section 2.
+# (points [team 0, team 1], tricks, losing team, defeat points): docs/rules.md section 2.3.
 EXAMPLES = [
     pytest.param([75, 45], None, 1, 2, id="75:45"),
     pytest.param([29, 91], None, 0, 4, id="29:91"),
@@ -363,6 +363,23 @@ def test_last_trick_leads_the_next_deal():
     assert game.summary()["next"] == {"number": 5, "dealer": "Ann", "leader": "Bob"}
 
 
+
+@pytest.mark.parametrize("blank", ["", None], ids=["empty text", "null"])
+def test_a_blank_last_trick_is_not_noted(blank):
+    """docs/rules.md 2.2 and 2.5: left empty, the last trick is not noted and the dealer's left leads."""
+    game = replay()
+    hand = game.play(deal([75, 45], last_trick=blank))
+    assert "last_trick" not in hand["entry"]
+    assert hand["entry"] == {"points": [75, 45]}
+    assert game.summary()["next"] == {"number": 2, "dealer": "Bob", "leader": "Cid"}
+    # After a deal whose last trick was noted, a blank one does not carry the old taker over.
+    game.play(deal([75, 45], last_trick="Cid"))
+    assert game.summary()["next"] == {"number": 3, "dealer": "Cid", "leader": "Cid"}
+    hand = game.play(deal([45, 75], [2, 5], last_trick=blank))
+    assert hand["entry"] == {"points": [45, 75], "tricks": [2, 5]}
+    assert (hand["dealer"], hand["leader"]) == ("Cid", "Cid")
+    assert game.summary()["next"] == {"number": 4, "dealer": "Dee", "leader": "Ann"}
+
 def test_summary_before_the_first_deal():
     assert KozyolReplay(PLAYERS, parse_options(PLAYERS, {}, None)).summary() == {
         "totals": [0, 0],
@@ -588,3 +605,59 @@ def test_doctests():
     result = doctest.testmod(kozyol)
     assert result.failed == 0 and result.attempted >= 4
 
+
+
+# -- the sentence a player reads for each refusal ------------------------------------------------
+
+SENTENCES = [
+    pytest.param([], "entry", "A deal must be an object.", id="not an object"),
+    pytest.param({}, "points", "Enter the card points of both teams, or the cards they won.", id="nothing"),
+    pytest.param(deal([75, 45], [5, 5]), "tricks", "The tricks add up to 10; a deal has at most 9.", id="10 tricks"),
+    pytest.param(deal([75, 45], [0, 5]), "tricks", "Ann and Cid won card points, so they took at least one trick.",
+                 id="points without a trick"),
+    pytest.param(deal([45, 75], [None, 9]), "tricks", "Ann and Cid won card points, so they took at least one trick.",
+                 id="points, the others took all 9"),
+    pytest.param(deal([75, 45], [5, 0]), "tricks", "Bob and Dee won card points, so they took at least one trick.",
+                 id="points without a trick, team 1"),
+    pytest.param({"points": [75, 45], "cards": [ALL, None]}, "cards",
+                 "The cards count 120 and 0, but the points say 75 and 45.", id="cards and points disagree"),
+    pytest.param(deal([75]), "points", "Enter the card points of Ann and Cid, then of Bob and Dee.", id="one number"),
+    pytest.param(deal([75, 44]), "points", "The card points add up to 119; they must add up to 120.", id="119"),
+    pytest.param(deal([119, 1]), "points", "No set of cards adds up to 119; check the count of Ann and Cid.", id="119:1"),
+    pytest.param(deal([1, 119]), "points", "No set of cards adds up to 1; check the count of Ann and Cid.", id="1 first"),
+    pytest.param({"cards": ALL}, "cards", "Give the cards of Ann and Cid, then of Bob and Dee; one of them may be empty.",
+                 id="cards not a pair"),
+    pytest.param({"cards": [None, None]}, "cards", "Count the cards of at least one team.", id="no cards"),
+    pytest.param({"cards": [[], None]}, "cards", "Count each team's cards by rank: A, 10, K, Q and J.",
+                 id="cards not counted by rank"),
+    pytest.param({"cards": [{"9": 1}, None]}, "cards", "Only A, 10, K, Q and J count; leave out 9.", id="a nine"),
+    pytest.param({"cards": [ALL, {**NONE, "K": 1}]}, "cards", "The counts of K add up to 5; they must add up to 4.",
+                 id="five kings"),
+    pytest.param(deal([75, 45], [None, "5"]), "tricks", "Enter a whole number.", id="tricks as text"),
+    pytest.param(deal([75, 45], 8), "tricks",
+                 "Enter the tricks of Ann and Cid, then of Bob and Dee; either may be empty.", id="tricks not a pair"),
+    pytest.param(deal([120, 0], [9, 0], last_trick="Dee"), "last_trick",
+                 "Dee took the last trick, but the tricks say that team took none.", id="last trick of a trickless team"),
+    pytest.param(deal([120, 0], [9, 0], last_trick="Zed"), "last_trick", "Choose one of the players.",
+                 id="last trick by a stranger"),
+]
+
+
+@pytest.mark.parametrize("entry, field, sentence", SENTENCES)
+def test_refusal_sentences(entry, field, sentence):
+    err = refused(replay(), entry)
+    assert err.fields == {field: sentence}
+    assert str(err) == sentence
+
+
+def test_a_finished_series_names_the_goat():
+    game = replay(target=2)
+    game.play(deal([75, 45]))
+    err = refused(game, deal([75, 45]))
+    assert err.fields == {"number": "The series is over: Bob and Dee are the goat."}
+
+
+def test_kozyol_needs_four_players():
+    with pytest.raises(InvalidHand) as info:
+        parse_options(PLAYERS[:3], {}, None)
+    assert info.value.fields == {"players": "This game needs exactly 4 players."}

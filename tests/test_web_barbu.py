@@ -319,7 +319,7 @@ def test_the_edit_link_is_offered_to_the_table(client):
 
 # -- entering every contract ---------------------------------------------------------------------------
 
-# A whole block of seven hands, Ann declaring: hands 1 and 2 are the worked examples 1 and 2 of RULES.md.
+# A whole block of seven hands, Ann declaring: hands 1 and 2 are examples 1 and 2 of docs/rules.md 1.7.
 BLOCK = [
     ("no_queens", "No Queens",
      {**counts("queens", [1, 0, 1, 2]), "double_1_0": "double", "double_1_2": "double", "double_1_3": "double",

@@ -384,7 +384,7 @@ def test_undo_removes_only_the_last_hand(client):
 def test_the_end_of_the_game_shows_the_winners_and_takes_no_more_hands(client):
     made = joined(client, target=150)
     reach(client, made, [140, 120, 98, 131, 77, 104])
-    # RULES.md worked example 3: points 6 13 0 19 14 0 end the game; the 5th player wins.
+    # docs/rules.md section 3.5 example: points 6 13 0 19 14 0 end the game; the 5th player wins.
     number = len(state(client, made["id"])["hands"]) + 1
     saved(enter(client, made["id"], [6, 0, 0, 6, 14, 0], [0, 1, 0, 1, 0, 0]), made["id"], number)
     assert totals(client, made["id"]) == [146, 133, 98, 150, 91, 104]

@@ -1,6 +1,6 @@
 """Barbu: four players, seven contracts per declarer, doubles settled pair by pair.
 
-Rules: docs/rules.md, Barbu. Entries are keyed by player name, as in the JSON API.
+Rules: docs/rules.md section 1. Entries are keyed by player name, as in the JSON API.
 """
 
 from __future__ import annotations

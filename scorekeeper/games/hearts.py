@@ -1,6 +1,6 @@
 """Cancellation Hearts: six to eleven players, two decks, lowest total wins.
 
-Rules: docs/rules.md, Cancellation Hearts. Entries are keyed by player name, as in the JSON API.
+Rules: docs/rules.md section 3. Entries are keyed by player name, as in the JSON API.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Kozyol (the goat): two teams count card points; the loser of each deal takes defeat points.
 
-Rules: docs/rules.md, Kozyol. Team 0 is seats 0 and 2, team 1 seats 1 and 3; entries give
+Rules: docs/rules.md section 2. Team 0 is seats 0 and 2, team 1 seats 1 and 3; entries give
 pairs [team 0, team 1], as in the JSON API. With ``eggs_double_next`` the deal after eggs
 counts double; eggs twice in a row do not stack, the next deal still counts double only.
 """

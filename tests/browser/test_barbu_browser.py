@@ -82,7 +82,7 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
     expect(editor.locator("#hand-2")).to_be_visible()
     live.wait("new hand after a refusal", since, watcher, lambda ms: watcher.locator("#hand-2").wait_for(timeout=ms))
 
-    # Hand 3 through a second server process (RULES.md worked example 1): the watcher still sees it.
+    # Hand 3 through a second server process (docs/rules.md 1.7, example 1): the watcher still sees it.
     editor.goto(f"{second_server}/m/{match_id}")
     tap(editor.locator("#next").get_by_role("link", name="No Queens", exact=True))
     counts(editor, tap, "queens", {ANN: 1, BOB: 0, CID: 1})

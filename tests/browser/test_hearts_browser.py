@@ -37,7 +37,7 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
     watcher.goto(editor.locator("#watch-link").input_value())
     expect(watcher.get_by_text("You are watching.")).to_be_visible()
 
-    # Hand 1, the typical hand (RULES.md worked example 1): hearts 5 0 7 3 2 4 5 0, Black Marias
+    # Hand 1, the typical hand (docs/rules.md section 3.3 example): hearts 5 0 7 3 2 4 5 0, Black Marias
     # with Ann and Dee. Ann takes the rest (5 hearts and the other Black Maria); zeros stay as shown.
     tap.reset()
     tap(editor.get_by_role("link", name="Enter hand 1"))
