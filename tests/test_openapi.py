@@ -1,0 +1,205 @@
+"""The OpenAPI document at /api/v1/openapi.json: valid, complete, and true of real answers."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from conftest import PLAYERS, bearer, create_match
+from scorekeeper.games import GAMES, barbu, hearts, kozyol
+from scorekeeper.games.base import NAME_MAX, SUITS
+from scorekeeper.i18n import LANGUAGES
+
+SIX = [*PLAYERS, "Eve", "Fay"]
+DOCUMENT_URI = "urn:scorekeeper:openapi"
+METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH"}  # Flask adds HEAD and OPTIONS on its own
+
+
+@pytest.fixture
+def document(client: FlaskClient) -> dict[str, Any]:
+    answer = client.get("/api/v1/openapi.json")
+    assert answer.status_code == 200
+    assert answer.mimetype == "application/json"
+    return answer.get_json()
+
+
+def openapi_path(rule: str) -> str:
+    """A Flask rule in OpenAPI's spelling: /hands/<int:number> -> /hands/{number}."""
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
+
+
+def pointer(*parts: str) -> str:
+    return "".join("/" + part.replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def check_answer(document: dict[str, Any], path: str, method: str, answer) -> None:
+    """The answer's status is documented for the operation, and its body fits the documented schema."""
+    status = str(answer.status_code)
+    responses = document["paths"][path][method.lower()]["responses"]
+    assert status in responses, (path, method, status)
+    where = ("paths", path, method.lower(), "responses", status)
+    response = responses[status]
+    if "$ref" in response:  # a shared answer, #/components/responses/...
+        where = tuple(response["$ref"].removeprefix("#/").split("/"))
+        response = document["components"]["responses"][where[-1]]
+    content = response.get("content")
+    if not content:
+        assert not answer.data, (path, method, status)
+        return
+    assert answer.mimetype in content, (path, method, status, answer.mimetype)
+    registry = Registry().with_resource(DOCUMENT_URI, Resource(document, specification=DRAFT202012))
+    schema = {"$ref": DOCUMENT_URI + "#" + pointer(*where, "content", answer.mimetype, "schema")}
+    validator = Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    errors = sorted(validator.iter_errors(answer.get_json()), key=lambda e: list(e.absolute_path))
+    assert not errors, (path, method, status, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]])
+
+
+# -- the document itself ---------------------------------------------------------------------
+
+
+def test_document_is_valid_openapi_3_1(document):
+    assert document["openapi"].startswith("3.1")
+    validate(document)
+
+
+def test_every_api_route_is_documented_with_its_methods(app: Flask, document):
+    routes: dict[str, set[str]] = {}
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith("/api/v1"):
+            routes.setdefault(openapi_path(rule.rule), set()).update(rule.methods & METHODS)
+    assert routes, "the API has routes"
+    documented = {path: {method.upper() for method in item if method.upper() in METHODS}
+                  for path, item in document["paths"].items()}
+    assert documented == routes
+
+
+def test_writes_need_the_edit_key_and_reads_do_not(document):
+    scheme = document["components"]["securitySchemes"]["editKey"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            keyed = operation.get("security") == [{"editKey": []}]
+            write = method in ("put", "delete") or path.endswith(("/hands", "/key"))
+            assert keyed == write, (method, path)
+            if write:
+                assert {"401", "403", "404"} <= set(operation["responses"]), (method, path)
+
+
+def test_every_error_answer_has_the_error_shape(document):
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                if int(status) >= 400:
+                    assert response == {"$ref": f"#/components/responses/{status}"}, (method, path, status)
+    error = document["components"]["schemas"]["Error"]
+    assert error["required"] == ["error"]
+    assert error["properties"]["error"]["required"] == ["message", "fields"]
+
+
+def test_limits_and_choices_are_the_engines_own(document):
+    schemas = document["components"]["schemas"]
+    assert schemas["PlayerName"]["maxLength"] == NAME_MAX
+    assert [one["$ref"].rsplit("_", 1)[1] for one in schemas["BarbuEntry"]["oneOf"]] == [
+        "".join(part.title() for part in contract.split("_")) for contract in barbu.CONTRACTS]
+    assert schemas["BarbuEntry_Trumps"]["properties"]["trump_suit"]["enum"] == list(SUITS)
+    assert schemas["BarbuHand"]["properties"]["contract"]["enum"] == list(barbu.CONTRACTS)
+    target = schemas["KozyolOptions"]["properties"]["target"]
+    assert (target["minimum"], target["maximum"]) == kozyol.TARGET_RANGE
+    assert schemas["HeartsOptions"]["properties"]["moon_points"]["enum"] == list(hearts.MOON_POINTS)
+    assert schemas["HeartsOptions"]["properties"]["target"]["maximum"] == hearts.TARGET_MAX
+    for slug, game in GAMES.items():
+        players = schemas[f"{slug.title()}Match"]["properties"]["players"]
+        assert (players["minItems"], players["maxItems"]) == (game.min_players, game.max_players)
+    assert schemas["HeartsNewMatch"]["properties"]["language"]["enum"] == [*LANGUAGES, None]
+
+
+def test_the_document_needs_no_database(app: Flask):
+    app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:////nonexistent/folder/none.sqlite"
+    with app.app_context():
+        from scorekeeper.db import db
+
+        db.engine.dispose()
+    # The document is built from code alone: it answers even when the database cannot be opened.
+    assert app.test_client().get("/api/v1/openapi.json").status_code == 200
+
+
+# -- real answers fit their documented schemas -----------------------------------------------
+
+MATCH = "/api/v1/matches/{public_id}"
+OPTIONS = {"barbu": {"first_declarer": "Ann"}, "kozyol": {"eggs_double_next": True}, "hearts": {"moon_points": 52}}
+FIRST = {
+    "barbu": {"contract": "no_hearts", "hearts": {"Ann": 4, "Bob": 5, "Cid": 2, "Dee": 2}, "ace_of_hearts": "Ann",
+              "doubles": [{"by": "Bob", "target": "Cid", "redoubled": True}]},
+    "kozyol": {"points": [0, 120], "tricks": [0, 9], "trump_suit": "clubs", "last_trick": "Bob"},
+    "hearts": {"hearts": dict(zip(SIX, [26, 0, 0, 0, 0, 0])), "black_marias": dict(zip(SIX, [2, 0, 0, 0, 0, 0])),
+               "moon": "add"},
+}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_match_answers_as_documented(client: FlaskClient, document, game):
+    players = SIX if game == "hearts" else PLAYERS
+    created = client.post("/api/v1/matches", json={"game": game, "players": players, "language": "fr",
+                                                        "options": OPTIONS[game]})
+    check_answer(document, "/api/v1/matches", "POST", created)
+    match = created.get_json()
+    key, url = match["edit_key"], f"/api/v1/matches/{match['id']}"
+
+    recorded = client.post(f"{url}/hands", json={**FIRST[game], "number": 1}, headers=bearer(key))
+    check_answer(document, f"{MATCH}/hands", "POST", recorded)
+    assert recorded.status_code == 201
+
+    read = client.get(url)
+    check_answer(document, MATCH, "GET", read)
+    unchanged = client.get(url, headers={"If-None-Match": read.headers["ETag"]})
+    assert unchanged.status_code == 304
+    check_answer(document, MATCH, "GET", unchanged)
+
+    refused = client.post(f"{url}/hands", json={"contract": "chess", "points": [1], "hearts": 3},
+                          headers=bearer(key))
+    assert refused.status_code == 422
+    check_answer(document, f"{MATCH}/hands", "POST", refused)
+    check_answer(document, f"{MATCH}/hands", "POST", client.post(f"{url}/hands", json=FIRST[game], headers=bearer("x")))
+    check_answer(document, f"{MATCH}/hands", "POST", client.post(f"{url}/hands", json=FIRST[game]))
+    check_answer(document, f"{MATCH}/hands", "POST",
+                 client.post(f"{url}/hands", json={**FIRST[game], "number": 5}, headers=bearer(key)))
+
+    check_answer(document, f"{MATCH}/hands/{{number}}", "PUT",
+                 client.put(f"{url}/hands/1", json=FIRST[game], headers=bearer(key)))
+    history = client.get(f"{url}/history")
+    assert len(history.get_json()["changes"]) == 2
+    check_answer(document, f"{MATCH}/history", "GET", history)
+    exported = client.get(f"{url}/export")
+    check_answer(document, f"{MATCH}/export", "GET", exported)
+    imported = client.post("/api/v1/matches/import", json=exported.get_json())
+    check_answer(document, "/api/v1/matches/import", "POST", imported)
+    assert imported.status_code == 201
+    check_answer(document, f"{MATCH}/hands/{{number}}", "DELETE", client.delete(f"{url}/hands/1", headers=bearer(key)))
+    check_answer(document, f"{MATCH}/key", "POST", client.post(f"{url}/key", headers=bearer(key)))
+    check_answer(document, MATCH, "GET", client.get("/api/v1/matches/no-such-match"))
+    check_answer(document, "/api/v1/matches", "POST", client.post("/api/v1/matches", data=b"[1]"))
+
+
+def test_a_finished_kozyol_series_answers_as_documented(client: FlaskClient, document):
+    match = create_match(client, "kozyol", options={"target": 2})
+    answer = client.post(f"/api/v1/matches/{match['id']}/hands", json={"points": [100, 20]},
+                         headers=bearer(match["edit_key"]))
+    check_answer(document, f"{MATCH}/hands", "POST", answer)
+    state = answer.get_json()
+    assert state["finished"] and state["goat"] == 1 and state["next"] is None
+
+
+def test_the_sheet_is_documented_as_pdf(client: FlaskClient, document):
+    match = create_match(client)
+    sheet = client.get(f"/api/v1/matches/{match['id']}/sheet.pdf")
+    assert sheet.status_code == 200 and sheet.mimetype == "application/pdf"
+    assert "application/pdf" in document["paths"][f"{MATCH}/sheet.pdf"]["get"]["responses"]["200"]["content"]
+    check_answer(document, f"{MATCH}/sheet.pdf", "GET", client.get("/api/v1/matches/none/sheet.pdf"))
