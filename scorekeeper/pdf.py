@@ -15,12 +15,12 @@ turns behind a lock and no two threads ever touch the shared state at once.
 from __future__ import annotations
 
 import atexit
+import functools
 import mimetypes
 import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
-from urllib.request import OpenerDirector
 
 from flask import current_app, has_request_context, render_template, request
 from weasyprint import CSS, HTML
@@ -47,12 +47,11 @@ class StaticFetcher(URLFetcher):
     """
 
     def __init__(self, folder: str | Path, prefix: str = "/static/"):
-        # Not URLFetcher.__init__: it installs network handlers, and building its HTTPS handler
-        # loads the system's certificates anew for every fetcher (native memory that stays).
-        # Without handlers the opener underneath cannot open anything at all.
-        OpenerDirector.__init__(self)
-        self._timeout, self._http_headers, self._allowed_protocols = 1, {}, ()
-        self._fail_on_errors, self._request = False, None
+        # WeasyPrint's own settings, through its constructor: no protocol allowed, no redirects,
+        # a failed fetch never stops a render. fetch() and open() below never hand a URL to the
+        # network handlers the constructor installs. Building them loads the system's
+        # certificates, so the app keeps one fetcher per static folder (fetcher_for).
+        super().__init__(timeout=1, allowed_protocols=(), allow_redirects=False, fail_on_errors=False)
         self.folder = Path(folder).resolve()
         self.prefix = prefix
 
@@ -83,6 +82,12 @@ class StaticFetcher(URLFetcher):
         if not path.is_relative_to(self.folder) or not path.is_file():
             raise refused
         return path
+
+
+@functools.cache
+def fetcher_for(folder: str, prefix: str) -> StaticFetcher:
+    """The process's one fetcher of a static folder."""
+    return StaticFetcher(folder, prefix)
 
 
 def font_config() -> FontConfiguration:
@@ -117,7 +122,7 @@ def stylesheet(name: str, fetcher: StaticFetcher) -> CSS:
 def html_to_pdf(html: str, folder: str | Path, prefix: str = "/static/", base_path: str = "/",
                 stylesheets: tuple[str, ...] = ()) -> bytes:
     """Lay out an HTML document (with static stylesheets) as PDF, fetching only through StaticFetcher."""
-    fetcher = StaticFetcher(folder, prefix)
+    fetcher = fetcher_for(str(folder), prefix)
     with _lock:
         document = HTML(string=html, base_url=ORIGIN + base_path, url_fetcher=fetcher)
         css = [stylesheet(name, fetcher) for name in stylesheets]

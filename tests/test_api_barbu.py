@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, bearer, create_match
+from conftest import PLAYERS, api_url, bearer, create_match, error_of, play, post_hand, read
 
 ANN, BOB, CID, DEE = PLAYERS
 CONTRACTS = ["no_tricks", "no_queens", "no_hearts", "no_last_two", "barbu", "trumps", "dominoes"]
@@ -38,47 +38,12 @@ RAW: dict[str, dict[str, int]] = {
 # -- helpers -------------------------------------------------------------------------------
 
 
-def url(match: dict[str, Any], *parts: Any) -> str:
-    return "/".join([f"/api/v1/matches/{match['id']}", *map(str, parts)])
-
-
 def entry(contract: str, doubles: list[dict[str, Any]] | None = None, **extra: Any) -> dict[str, Any]:
     return {**ENTRIES[contract], "doubles": doubles or [], **extra}
 
 
 def double(by: str, target: str, redoubled: bool = False) -> dict[str, Any]:
     return {"by": by, "target": target, "redoubled": redoubled}
-
-
-def post_hand(client: FlaskClient, match: dict[str, Any], body: Any, key: str | None = None):
-    return client.post(url(match, "hands"), json=body, headers=bearer(key or match["edit_key"]))
-
-
-def play(client: FlaskClient, match: dict[str, Any], *bodies: dict[str, Any]) -> dict[str, Any]:
-    """Record hands that must be accepted; return the last state."""
-    state: dict[str, Any] = {}
-    for body in bodies:
-        answer = post_hand(client, match, body)
-        assert answer.status_code == 201, answer.get_json()
-        state = answer.get_json()
-    return state
-
-
-def read(client: FlaskClient, match: dict[str, Any]) -> dict[str, Any]:
-    answer = client.get(url(match))
-    assert answer.status_code == 200
-    return answer.get_json()
-
-
-def error_of(answer, status: int) -> dict[str, Any]:
-    """Check an error answer's status and shape; return its error object."""
-    assert answer.status_code == status, answer.get_data(as_text=True)
-    assert answer.mimetype == "application/json"
-    body = answer.get_json()
-    assert set(body) == {"error"}
-    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
-    assert isinstance(body["error"]["fields"], dict)
-    return body["error"]
 
 
 def settle(raw: dict[str, int], doubles: list[dict[str, Any]]) -> dict[str, int]:
@@ -221,31 +186,31 @@ def test_version_grows_with_every_change_and_not_with_refusals(client, match):
     versions.append(post_hand(client, match, entry("trumps")).get_json()["version"])
     post_hand(client, match, entry("barbu"))  # refused: contract used
     assert read(client, match)["version"] == versions[-1]
-    versions.append(client.put(url(match, "hands", 1), json=entry("no_tricks"),
+    versions.append(client.put(api_url(match, "hands", 1), json=entry("no_tricks"),
                                headers=bearer(match["edit_key"])).get_json()["version"])
-    versions.append(client.delete(url(match, "hands", 2), headers=bearer(match["edit_key"])).get_json()["version"])
+    versions.append(client.delete(api_url(match, "hands", 2), headers=bearer(match["edit_key"])).get_json()["version"])
     assert all(a < b for a, b in zip(versions, versions[1:])), versions
     assert read(client, match)["version"] == versions[-1]
 
 
 def test_etag_answers_304_until_the_match_changes(client, match):
-    first = client.get(url(match))
+    first = client.get(api_url(match))
     tag = first.headers["ETag"]
     assert tag
-    again = client.get(url(match), headers={"If-None-Match": tag})
+    again = client.get(api_url(match), headers={"If-None-Match": tag})
     assert again.status_code == 304
     assert again.get_data() == b""
     play(client, match, entry("barbu"))
-    changed = client.get(url(match), headers={"If-None-Match": tag})
+    changed = client.get(api_url(match), headers={"If-None-Match": tag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != tag
     assert len(changed.get_json()["hands"]) == 1
-    assert client.get(url(match), headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
+    assert client.get(api_url(match), headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
 
 
 def test_write_answers_carry_the_new_etag(client, match):
     answer = post_hand(client, match, entry("barbu"))
-    assert client.get(url(match), headers={"If-None-Match": answer.headers["ETag"]}).status_code == 304
+    assert client.get(api_url(match), headers={"If-None-Match": answer.headers["ETag"]}).status_code == 304
 
 
 # -- 400 ----------------------------------------------------------------------------------------
@@ -270,14 +235,14 @@ def test_create_with_a_body_that_is_not_an_object_is_400(client, request_body):
 
 @pytest.mark.parametrize("request_body", NOT_AN_OBJECT)
 def test_record_with_a_body_that_is_not_an_object_is_400(client, match, request_body):
-    error_of(client.post(url(match, "hands"), headers=bearer(match["edit_key"]), **request_body), 400)
+    error_of(client.post(api_url(match, "hands"), headers=bearer(match["edit_key"]), **request_body), 400)
     assert read(client, match)["hands"] == []
 
 
 @pytest.mark.parametrize("request_body", NOT_AN_OBJECT)
 def test_correct_with_a_body_that_is_not_an_object_is_400(client, match, request_body):
     play(client, match, entry("barbu"))
-    error_of(client.put(url(match, "hands", 1), headers=bearer(match["edit_key"]), **request_body), 400)
+    error_of(client.put(api_url(match, "hands", 1), headers=bearer(match["edit_key"]), **request_body), 400)
     assert read(client, match)["hands"][0]["contract"] == "barbu"
 
 
@@ -295,9 +260,9 @@ NO_KEY = [
 
 def writes(match: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     return [
-        ("post", url(match, "hands"), {"json": entry("no_tricks")}),
-        ("put", url(match, "hands", 1), {"json": entry("no_tricks")}),
-        ("delete", url(match, "hands", 1), {}),
+        ("post", api_url(match, "hands"), {"json": entry("no_tricks")}),
+        ("put", api_url(match, "hands", 1), {"json": entry("no_tricks")}),
+        ("delete", api_url(match, "hands", 1), {}),
     ]
 
 
@@ -326,7 +291,7 @@ def test_the_other_match_still_takes_its_own_key(client, match):
 
 
 def test_bearer_scheme_is_case_insensitive(client, match):
-    answer = client.post(url(match, "hands"), json=entry("barbu"),
+    answer = client.post(api_url(match, "hands"), json=entry("barbu"),
                          headers={"Authorization": f"bearer {match['edit_key']}"})
     assert answer.status_code == 201
 
@@ -344,15 +309,15 @@ def test_writes_to_an_unknown_match_are_404(client, match):
 def test_put_or_delete_of_an_unknown_hand_is_404(client, match, number):
     play(client, match, entry("barbu"))
     key = bearer(match["edit_key"])
-    error_of(client.put(url(match, "hands", number), json=entry("no_tricks"), headers=key), 404)
-    error_of(client.delete(url(match, "hands", number), headers=key), 404)
+    error_of(client.put(api_url(match, "hands", number), json=entry("no_tricks"), headers=key), 404)
+    error_of(client.delete(api_url(match, "hands", number), headers=key), 404)
     assert [h["contract"] for h in read(client, match)["hands"]] == ["barbu"]
 
 
 def test_put_or_delete_on_a_match_without_hands_is_404(client, match):
     key = bearer(match["edit_key"])
-    error_of(client.put(url(match, "hands", 1), json=entry("no_tricks"), headers=key), 404)
-    error_of(client.delete(url(match, "hands", 1), headers=key), 404)
+    error_of(client.put(api_url(match, "hands", 1), json=entry("no_tricks"), headers=key), 404)
+    error_of(client.delete(api_url(match, "hands", 1), headers=key), 404)
 
 
 # -- 409 ------------------------------------------------------------------------------------------
@@ -381,7 +346,7 @@ def test_the_right_number_is_accepted(client, match):
 
 def test_delete_of_a_hand_that_is_not_the_last_is_409(client, match):
     play(client, match, entry("barbu"), entry("trumps"), entry("no_tricks"))
-    err = error_of(client.delete(url(match, "hands", 2), headers=bearer(match["edit_key"])), 409)
+    err = error_of(client.delete(api_url(match, "hands", 2), headers=bearer(match["edit_key"])), 409)
     assert "Only the last hand can be undone" in err["message"]
     assert len(read(client, match)["hands"]) == 3
 
@@ -561,7 +526,7 @@ def test_put_correcting_an_earlier_hand_recomputes_later_totals(client, match):
     before = read(client, match)
     assert before["totals"] == {p: RAW["no_tricks"][p] + RAW["barbu"][p] + RAW["trumps"][p] for p in PLAYERS}
     fixed = {"contract": "no_tricks", "tricks": {ANN: 0, BOB: 13, CID: 0, DEE: 0}}
-    answer = client.put(url(match, "hands", 1), json=fixed, headers=bearer(match["edit_key"]))
+    answer = client.put(api_url(match, "hands", 1), json=fixed, headers=bearer(match["edit_key"]))
     assert answer.status_code == 200
     state = answer.get_json()
     assert state["hands"][0]["raw"] == {ANN: 0, BOB: -26, CID: 0, DEE: 0}
@@ -577,7 +542,7 @@ def test_put_correcting_an_earlier_hand_recomputes_later_totals(client, match):
 def test_put_can_change_the_contract_and_the_doubles(client, match):
     play(client, match, entry("no_tricks"), entry("barbu"))
     body = entry("no_queens", [double(BOB, ANN), double(BOB, CID), double(BOB, DEE), double(CID, ANN, True)])
-    state = client.put(url(match, "hands", 1), json=body, headers=bearer(match["edit_key"])).get_json()
+    state = client.put(api_url(match, "hands", 1), json=body, headers=bearer(match["edit_key"])).get_json()
     assert state["hands"][0]["contract"] == "no_queens"
     assert state["hands"][0]["scores"] == {ANN: -12, BOB: 24, CID: -12, DEE: -24}
     assert state["next"]["contracts_left"] == ["no_tricks", "no_hearts", "no_last_two", "trumps", "dominoes"]
@@ -587,7 +552,7 @@ def test_put_can_change_the_contract_and_the_doubles(client, match):
 def test_put_making_a_later_hand_illegal_is_422_and_changes_nothing(client, match):
     play(client, match, entry("no_tricks"), entry("no_queens"), entry("barbu"))
     before = read(client, match)
-    answer = client.put(url(match, "hands", 1), json=entry("no_queens"), headers=bearer(match["edit_key"]))
+    answer = client.put(api_url(match, "hands", 1), json=entry("no_queens"), headers=bearer(match["edit_key"]))
     err = error_of(answer, 422)
     assert err["message"] == "Hand 2 would no longer be legal: Ann has already played No Queens in this block."
     assert err["fields"] == {"contract": err["message"]}
@@ -600,7 +565,7 @@ def test_put_removing_a_double_that_a_later_hand_relied_on_is_422(client, match)
     assert state["next"]["must_double"] == [], "one double owed with two hands left is not compulsory yet"
     play(client, match, entry("trumps"))
     before = read(client, match)
-    err = error_of(client.put(url(match, "hands", 5), json=entry("barbu"), headers=bearer(match["edit_key"])), 422)
+    err = error_of(client.put(api_url(match, "hands", 5), json=entry("barbu"), headers=bearer(match["edit_key"])), 422)
     assert err["message"].startswith("Hand 6 would no longer be legal: ")
     assert "must double the declarer Ann" in err["message"]
     assert read(client, match) == before
@@ -610,7 +575,7 @@ def test_put_that_is_itself_illegal_is_422_and_changes_nothing(client, match):
     play(client, match, entry("no_tricks"))
     before = read(client, match)
     bad = {"contract": "no_tricks", "tricks": {ANN: 1, BOB: 1, CID: 1, DEE: 1}}
-    err = error_of(client.put(url(match, "hands", 1), json=bad, headers=bearer(match["edit_key"])), 422)
+    err = error_of(client.put(api_url(match, "hands", 1), json=bad, headers=bearer(match["edit_key"])), 422)
     assert err["fields"] == {"tricks": "The tricks add up to 4; they must add up to 13."}
     assert read(client, match) == before
 
@@ -618,7 +583,7 @@ def test_put_that_is_itself_illegal_is_422_and_changes_nothing(client, match):
 def test_delete_undoes_the_last_hand(client, match):
     after_one = play(client, match, entry("no_tricks"))
     play(client, match, entry("barbu", [double(BOB, ANN)]))
-    answer = client.delete(url(match, "hands", 2), headers=bearer(match["edit_key"]))
+    answer = client.delete(api_url(match, "hands", 2), headers=bearer(match["edit_key"]))
     assert answer.status_code == 200
     state = answer.get_json()
     assert [h["contract"] for h in state["hands"]] == ["no_tricks"]
@@ -717,7 +682,7 @@ def test_a_full_match_of_28_hands(client):
     error_of(post_hand(client, made, entry("barbu", number=29)), 409)
     assert len(read(client, made)["hands"]) == 28
 
-    undone = client.delete(url(made, "hands", 28), headers=bearer(made["edit_key"])).get_json()
+    undone = client.delete(api_url(made, "hands", 28), headers=bearer(made["edit_key"])).get_json()
     assert undone["finished"] is False and undone["winners"] == [] and undone["next"]["number"] == 28
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import bearer, create_match
+from conftest import api_url, bearer, create_match, error_of, play, post_hand, read
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 SIX = NAMES[:6]
@@ -28,10 +28,6 @@ DEALS = {6: (17, 2), 7: (14, 6), 8: (13, 0), 9: (11, 5), 10: (10, 4), 11: (9, 5)
 # -- helpers -------------------------------------------------------------------------------
 
 
-def url(match: dict[str, Any], *parts: Any) -> str:
-    return "/".join([f"/api/v1/matches/{match['id']}", *map(str, parts)])
-
-
 def entry(players: list[str], hearts: list[int], marias: list[int] | None = None, moon: str | None = None,
           **extra: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
@@ -42,37 +38,6 @@ def entry(players: list[str], hearts: list[int], marias: list[int] | None = None
     if moon is not None:
         body["moon"] = moon
     return body
-
-
-def post_hand(client: FlaskClient, match: dict[str, Any], body: Any, key: str | None = None):
-    return client.post(url(match, "hands"), json=body, headers=bearer(key or match["edit_key"]))
-
-
-def play(client: FlaskClient, match: dict[str, Any], *bodies: dict[str, Any]) -> dict[str, Any]:
-    """Record hands that must be accepted; return the last state."""
-    state: dict[str, Any] = {}
-    for body in bodies:
-        answer = post_hand(client, match, body)
-        assert answer.status_code == 201, answer.get_json()
-        state = answer.get_json()
-    return state
-
-
-def read(client: FlaskClient, match: dict[str, Any]) -> dict[str, Any]:
-    answer = client.get(url(match))
-    assert answer.status_code == 200
-    return answer.get_json()
-
-
-def error_of(answer, status: int) -> dict[str, Any]:
-    """Check an error answer's status and shape; return its error object."""
-    assert answer.status_code == status, answer.get_data(as_text=True)
-    assert answer.mimetype == "application/json"
-    body = answer.get_json()
-    assert set(body) == {"error"}
-    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
-    assert isinstance(body["error"]["fields"], dict)
-    return body["error"]
 
 
 def hands_reaching(totals: list[int]) -> list[tuple[list[int], list[int]]]:
@@ -189,18 +154,18 @@ def test_unknown_match_reads_404(client):
 
 
 def test_etag_answers_304_until_the_match_changes(client, match):
-    first = client.get(url(match))
+    first = client.get(api_url(match))
     tag = first.headers["ETag"]
     assert tag
-    again = client.get(url(match), headers={"If-None-Match": tag})
+    again = client.get(api_url(match), headers={"If-None-Match": tag})
     assert again.status_code == 304 and again.get_data() == b""
     answer = post_hand(client, match, entry(SIX, [26, 0, 0, 0, 0, 0]))
     assert answer.status_code == 201
-    changed = client.get(url(match), headers={"If-None-Match": tag})
+    changed = client.get(api_url(match), headers={"If-None-Match": tag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != tag == first.headers["ETag"]
     assert changed.headers["ETag"] == answer.headers["ETag"], "a write answers with the new ETag"
-    assert client.get(url(match), headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
+    assert client.get(api_url(match), headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
 
 
 def test_version_grows_with_every_change_and_not_with_refusals(client, match):
@@ -210,9 +175,9 @@ def test_version_grows_with_every_change_and_not_with_refusals(client, match):
     assert post_hand(client, match, entry(SIX, [27, 0, 0, 0, 0, 0])).status_code == 422
     assert read(client, match)["version"] == versions[-1]
     key = bearer(match["edit_key"])
-    versions.append(client.put(url(match, "hands", 1), json=entry(SIX, [0, 0, 2, 0, 0, 0]), headers=key)
+    versions.append(client.put(api_url(match, "hands", 1), json=entry(SIX, [0, 0, 2, 0, 0, 0]), headers=key)
                     .get_json()["version"])
-    versions.append(client.delete(url(match, "hands", 2), headers=key).get_json()["version"])
+    versions.append(client.delete(api_url(match, "hands", 2), headers=key).get_json()["version"])
     assert all(a < b for a, b in zip(versions, versions[1:])), versions
 
 
@@ -233,8 +198,8 @@ def test_bodies_that_are_not_objects_are_400(client, match, request_body):
     play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]))
     key = bearer(match["edit_key"])
     error_of(client.post("/api/v1/matches", **request_body), 400)
-    error_of(client.post(url(match, "hands"), headers=key, **request_body), 400)
-    error_of(client.put(url(match, "hands", 1), headers=key, **request_body), 400)
+    error_of(client.post(api_url(match, "hands"), headers=key, **request_body), 400)
+    error_of(client.put(api_url(match, "hands", 1), headers=key, **request_body), 400)
     assert read(client, match)["totals"][ANN] == 1
 
 
@@ -251,9 +216,9 @@ NO_KEY = [
 def writes(match: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
     body = entry(SIX, [0, 0, 0, 0, 0, 3])
     return [
-        ("post", url(match, "hands"), {"json": body}),
-        ("put", url(match, "hands", 1), {"json": body}),
-        ("delete", url(match, "hands", 1), {}),
+        ("post", api_url(match, "hands"), {"json": body}),
+        ("put", api_url(match, "hands", 1), {"json": body}),
+        ("delete", api_url(match, "hands", 1), {}),
     ]
 
 
@@ -286,8 +251,8 @@ def test_writes_to_an_unknown_match_are_404(client, match):
 def test_put_or_delete_of_an_unknown_hand_is_404(client, match, number):
     play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]))
     key = bearer(match["edit_key"])
-    error_of(client.put(url(match, "hands", number), json=entry(SIX, [0] * 6), headers=key), 404)
-    error_of(client.delete(url(match, "hands", number), headers=key), 404)
+    error_of(client.put(api_url(match, "hands", number), json=entry(SIX, [0] * 6), headers=key), 404)
+    error_of(client.delete(api_url(match, "hands", number), headers=key), 404)
     assert len(read(client, match)["hands"]) == 1
 
 
@@ -315,7 +280,7 @@ def test_a_finished_game_takes_no_more_hands_409(client):
 
 def test_delete_of_a_hand_that_is_not_the_last_is_409(client, match):
     play(client, match, *[entry(SIX, [1, 0, 0, 0, 0, 0])] * 3)
-    err = error_of(client.delete(url(match, "hands", 2), headers=bearer(match["edit_key"])), 409)
+    err = error_of(client.delete(api_url(match, "hands", 2), headers=bearer(match["edit_key"])), 409)
     assert "Only the last hand can be undone" in err["message"]
     assert len(read(client, match)["hands"]) == 3
 
@@ -393,7 +358,7 @@ def test_create_that_breaks_a_rule_is_422(client, body, field, message):
 
 def test_put_correcting_an_earlier_hand_recomputes_later_totals(client, match):
     play(client, match, entry(SIX, [10, 16, 0, 0, 0, 0]), entry(SIX, [0, 0, 26, 0, 0, 0], [0, 0, 0, 0, 1, 1]))
-    answer = client.put(url(match, "hands", 1), json=entry(SIX, [0, 16, 0, 0, 0, 10], [1, 0, 0, 0, 0, 0]),
+    answer = client.put(api_url(match, "hands", 1), json=entry(SIX, [0, 16, 0, 0, 0, 10], [1, 0, 0, 0, 0, 0]),
                         headers=bearer(match["edit_key"]))
     assert answer.status_code == 200
     state = answer.get_json()
@@ -407,7 +372,7 @@ def test_put_that_ends_the_game_before_a_later_hand_is_422_and_changes_nothing(c
     reach(client, made, [90, 0, 0, 0, 0, 0])
     before = play(client, made, entry(SIX, [0, 5, 0, 0, 0, 0]), entry(SIX, [0, 0, 5, 0, 0, 0]))
     number = len(before["hands"]) - 1
-    err = error_of(client.put(url(made, "hands", number), json=entry(SIX, [10, 0, 0, 0, 0, 0]),
+    err = error_of(client.put(api_url(made, "hands", number), json=entry(SIX, [10, 0, 0, 0, 0, 0]),
                               headers=bearer(made["edit_key"])), 422)
     assert err["message"] == (f"Hand {number + 1} would no longer be legal: "
                               "The game is over: a player has reached the target of 100.")
@@ -416,7 +381,7 @@ def test_put_that_ends_the_game_before_a_later_hand_is_422_and_changes_nothing(c
 
 def test_put_that_is_itself_illegal_is_422_and_changes_nothing(client, match):
     before = play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]))
-    err = error_of(client.put(url(match, "hands", 1), json=entry(SIX, [26, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]),
+    err = error_of(client.put(api_url(match, "hands", 1), json=entry(SIX, [26, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]),
                               headers=bearer(match["edit_key"])), 422)
     assert set(err["fields"]) == {"moon"}
     assert read(client, match)["hands"] == before["hands"]
@@ -424,7 +389,7 @@ def test_put_that_is_itself_illegal_is_422_and_changes_nothing(client, match):
 
 def test_delete_undoes_the_last_hand(client, match):
     play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]), entry(SIX, [0, 2, 0, 0, 0, 0]))
-    answer = client.delete(url(match, "hands", 2), headers=bearer(match["edit_key"]))
+    answer = client.delete(api_url(match, "hands", 2), headers=bearer(match["edit_key"]))
     assert answer.status_code == 200
     state = answer.get_json()
     assert [h["number"] for h in state["hands"]] == [1]
@@ -437,7 +402,7 @@ def test_undo_reopens_a_finished_game(client):
     made = create_match(client, game="hearts", players=SIX, options={"target": 100})
     state = reach(client, made, [100, 0, 0, 0, 0, 0])
     last = len(state["hands"])
-    answer = client.delete(url(made, "hands", last), headers=bearer(made["edit_key"]))
+    answer = client.delete(api_url(made, "hands", last), headers=bearer(made["edit_key"]))
     assert answer.status_code == 200
     reopened = answer.get_json()
     assert reopened["finished"] is False and reopened["winners"] == []

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, bearer, create_match
+from conftest import PLAYERS, api_url, bearer, create_match, error_of, play, post_hand, read
 
 ANN, BOB, CID, DEE = PLAYERS
 TEAMS = [[ANN, CID], [BOB, DEE]]
@@ -23,41 +23,6 @@ EGGS = {"points": [60, 60]}
 
 
 # -- helpers -------------------------------------------------------------------------------
-
-
-def url(match: dict[str, Any], *parts: Any) -> str:
-    return "/".join([f"/api/v1/matches/{match['id']}", *map(str, parts)])
-
-
-def post_hand(client: FlaskClient, match: dict[str, Any], body: Any, key: str | None = None):
-    return client.post(url(match, "hands"), json=body, headers=bearer(key or match["edit_key"]))
-
-
-def play(client: FlaskClient, match: dict[str, Any], *bodies: dict[str, Any]) -> dict[str, Any]:
-    """Record deals that must be accepted; return the last state."""
-    state: dict[str, Any] = {}
-    for body in bodies:
-        answer = post_hand(client, match, body)
-        assert answer.status_code == 201, answer.get_json()
-        state = answer.get_json()
-    return state
-
-
-def read(client: FlaskClient, match: dict[str, Any]) -> dict[str, Any]:
-    answer = client.get(url(match))
-    assert answer.status_code == 200
-    return answer.get_json()
-
-
-def error_of(answer, status: int) -> dict[str, Any]:
-    """Check an error answer's status and shape; return its error object."""
-    assert answer.status_code == status, answer.get_data(as_text=True)
-    assert answer.mimetype == "application/json"
-    body = answer.get_json()
-    assert set(body) == {"error"}
-    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
-    assert isinstance(body["error"]["fields"], dict)
-    return body["error"]
 
 
 @pytest.fixture
@@ -136,12 +101,12 @@ def test_read_gives_the_state_and_each_hand_in_the_documented_shape(client, matc
 
 
 def test_etag_answers_304_until_the_match_changes(client, match):
-    first = client.get(url(match))
+    first = client.get(api_url(match))
     assert first.status_code == 200 and first.headers["ETag"]
-    same = client.get(url(match), headers={"If-None-Match": first.headers["ETag"]})
+    same = client.get(api_url(match), headers={"If-None-Match": first.headers["ETag"]})
     assert same.status_code == 304 and not same.data
     play(client, match, LOSE_2)
-    changed = client.get(url(match), headers={"If-None-Match": first.headers["ETag"]})
+    changed = client.get(api_url(match), headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != first.headers["ETag"]
     assert changed.get_json()["version"] > first.get_json()["version"]
@@ -247,17 +212,17 @@ def test_target_option_ends_the_series_sooner(client):
 def test_writes_need_the_key(client, match):
     played = play(client, match, LOSE_2)
     no_key = [
-        client.post(url(match, "hands"), json=LOSE_2),
-        client.put(url(match, "hands", 1), json=LOSE_4),
-        client.delete(url(match, "hands", 1)),
-        client.post(url(match, "hands"), json=LOSE_2, headers={"Authorization": "Basic abc"}),
+        client.post(api_url(match, "hands"), json=LOSE_2),
+        client.put(api_url(match, "hands", 1), json=LOSE_4),
+        client.delete(api_url(match, "hands", 1)),
+        client.post(api_url(match, "hands"), json=LOSE_2, headers={"Authorization": "Basic abc"}),
     ]
     for answer in no_key:
         error_of(answer, 401)
     wrong = {"Authorization": "Bearer " + "x" * 32}
-    for answer in [client.post(url(match, "hands"), json=LOSE_2, headers=wrong),
-                   client.put(url(match, "hands", 1), json=LOSE_4, headers=wrong),
-                   client.delete(url(match, "hands", 1), headers=wrong)]:
+    for answer in [client.post(api_url(match, "hands"), json=LOSE_2, headers=wrong),
+                   client.put(api_url(match, "hands", 1), json=LOSE_4, headers=wrong),
+                   client.delete(api_url(match, "hands", 1), headers=wrong)]:
         error_of(answer, 403)
     other = create_match(client, "kozyol")
     error_of(post_hand(client, match, LOSE_2, key=other["edit_key"]), 403)
@@ -268,17 +233,17 @@ def test_unknown_match_or_hand_is_404(client, match):
     key = bearer(match["edit_key"])
     error_of(client.get("/api/v1/matches/nosuchmatch"), 404)
     error_of(client.post("/api/v1/matches/nosuchmatch/hands", json=LOSE_2, headers=key), 404)
-    error_of(client.put(url(match, "hands", 1), json=LOSE_2, headers=key), 404)
-    error_of(client.delete(url(match, "hands", 1), headers=key), 404)
+    error_of(client.put(api_url(match, "hands", 1), json=LOSE_2, headers=key), 404)
+    error_of(client.delete(api_url(match, "hands", 1), headers=key), 404)
     play(client, match, LOSE_2)
-    error_of(client.put(url(match, "hands", 2), json=LOSE_2, headers=key), 404)
-    error_of(client.delete(url(match, "hands", 0), headers=key), 404)
+    error_of(client.put(api_url(match, "hands", 2), json=LOSE_2, headers=key), 404)
+    error_of(client.delete(api_url(match, "hands", 0), headers=key), 404)
 
 
 def test_a_hand_body_that_is_not_a_json_object_is_400(client, match):
     headers = {**bearer(match["edit_key"]), "Content-Type": "application/json"}
-    error_of(client.post(url(match, "hands"), data=b"{points", headers=headers), 400)
-    error_of(client.post(url(match, "hands"), data=b"[75, 45]", headers=headers), 400)
+    error_of(client.post(api_url(match, "hands"), data=b"{points", headers=headers), 400)
+    error_of(client.post(api_url(match, "hands"), data=b"[75, 45]", headers=headers), 400)
 
 
 # -- 409 ----------------------------------------------------------------------------------------
@@ -302,7 +267,7 @@ def test_a_finished_series_takes_no_more_deals_409(client, match):
 
 def test_only_the_last_hand_can_be_undone_409(client, match):
     play(client, match, LOSE_2, LOSE_4)
-    error_of(client.delete(url(match, "hands", 1), headers=bearer(match["edit_key"])), 409)
+    error_of(client.delete(api_url(match, "hands", 1), headers=bearer(match["edit_key"])), 409)
     assert len(read(client, match)["hands"]) == 2
 
 
@@ -345,7 +310,7 @@ def test_an_entry_that_breaks_a_rule_is_422_with_the_reason_under_its_field(clie
 
 def test_correcting_a_deal_recomputes_every_later_total(client, match):
     play(client, match, LOSE_2, LOSE_4)
-    answer = client.put(url(match, "hands", 1), json=TEAM0_LOSES_4, headers=bearer(match["edit_key"]))
+    answer = client.put(api_url(match, "hands", 1), json=TEAM0_LOSES_4, headers=bearer(match["edit_key"]))
     assert answer.status_code == 200
     state = answer.get_json()
     assert [hand["totals"] for hand in state["hands"]] == [[4, 0], [4, 4]]
@@ -355,14 +320,14 @@ def test_correcting_a_deal_recomputes_every_later_total(client, match):
 
 def test_correcting_into_an_illegal_deal_is_422_and_changes_nothing(client, match):
     before = play(client, match, LOSE_2)
-    answer = client.put(url(match, "hands", 1), json={"points": [0, 120]}, headers=bearer(match["edit_key"]))
+    answer = client.put(api_url(match, "hands", 1), json={"points": [0, 120]}, headers=bearer(match["edit_key"]))
     assert list(error_of(answer, 422)["fields"]) == ["tricks"]
     assert read(client, match)["hands"] == before["hands"]
 
 
 def test_a_correction_that_ends_the_series_before_later_deals_is_422(client, match):
     play(client, match, LOSE_6, LOSE_2, LOSE_2)
-    answer = client.put(url(match, "hands", 2), json=LOSE_6, headers=bearer(match["edit_key"]))
+    answer = client.put(api_url(match, "hands", 2), json=LOSE_6, headers=bearer(match["edit_key"]))
     error = error_of(answer, 422)
     assert "3" in error["message"]
     assert read(client, match)["totals"] == [0, 10]
@@ -370,7 +335,7 @@ def test_a_correction_that_ends_the_series_before_later_deals_is_422(client, mat
 
 def test_correcting_the_last_deal_into_eggs_reopens_a_finished_series(client, match):
     play(client, match, LOSE_6, LOSE_6)
-    answer = client.put(url(match, "hands", 2), json=EGGS, headers=bearer(match["edit_key"]))
+    answer = client.put(api_url(match, "hands", 2), json=EGGS, headers=bearer(match["edit_key"]))
     assert answer.status_code == 200
     state = answer.get_json()
     assert state["finished"] is False and "goat" not in state
@@ -379,7 +344,7 @@ def test_correcting_the_last_deal_into_eggs_reopens_a_finished_series(client, ma
 
 def test_undo_removes_the_last_deal(client, match):
     play(client, match, LOSE_6, LOSE_6)
-    answer = client.delete(url(match, "hands", 2), headers=bearer(match["edit_key"]))
+    answer = client.delete(api_url(match, "hands", 2), headers=bearer(match["edit_key"]))
     assert answer.status_code == 200
     state = answer.get_json()
     assert len(state["hands"]) == 1 and state["totals"] == [0, 6]

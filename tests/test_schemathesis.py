@@ -28,6 +28,7 @@ from schemathesis.specs.openapi.checks import (
     response_headers_conformance,
     response_schema_conformance,
     status_code_conformance,
+    unsupported_method,
 )
 
 from conftest import PLAYERS, bearer
@@ -35,7 +36,7 @@ from scorekeeper.web.openapi import document
 
 SIX = [*PLAYERS, "Eve", "Fay"]
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
-          response_headers_conformance, ignored_auth]
+          response_headers_conformance, ignored_auth, unsupported_method]
 GAMES = {  # options and players of each real match
     "barbu": ({"first_declarer": "Ann", "enforce_declarer_doubles": False}, PLAYERS),
     "kozyol": ({"eggs_double_next": True}, PLAYERS),

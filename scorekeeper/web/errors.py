@@ -53,10 +53,13 @@ PAGE_MESSAGES = {403: N_("Only phones that opened the edit link can enter hands.
 
 def handle_http(err: HTTPException):
     status = err.code or 500
+    # Keep what the error says in its headers: a 405 names the methods allowed (Allow).
+    headers = {name: value for name, value in err.get_headers() if name.lower() != "content-type"}
     if wants_json():
-        return json_error(status, _(MESSAGES.get(status, MESSAGES[400])))
+        body, _status = json_error(status, _(MESSAGES.get(status, MESSAGES[400])))
+        return body, status, headers
     message = _(PAGE_MESSAGES.get(status) or MESSAGES.get(status, MESSAGES[400]))
-    return render_template("error.html", status=status, message=message), status
+    return render_template("error.html", status=status, message=message), status, headers
 
 
 def handle_crash(err: Exception):

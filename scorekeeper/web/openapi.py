@@ -1,8 +1,8 @@
 """The API's own reference: an OpenAPI 3.1 document, served at /api/v1/openapi.json.
 
-shared/API.md is the core contract; this document is the complete one. It is built here, in
-Python, so that every choice and limit it states (contracts, suits, counts, targets, player
-counts, name length, languages) is the engines' own constant and cannot drift from the rules.
+Every endpoint, body, status and error shape of /api/v1 is in it. It is built here, in Python,
+so that every choice and limit it states (contracts, suits, counts, targets, player counts,
+name length, languages) is the engines' own constant and cannot drift from the rules.
 It is built once per process and never reads the database.
 """
 
