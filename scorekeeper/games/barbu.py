@@ -22,6 +22,7 @@ from .base import (
     as_bool,
     as_player,
     check_option_keys,
+    in_seat_order,
     optional_choice,
     optional_seat_name,
     per_player,
@@ -405,8 +406,7 @@ class BarbuReplay:
         )
 
     def side_totals(self, hand: BarbuHand | None = None) -> list[int]:  # type: ignore[override]
-        totals = self.totals if hand is None else hand["totals"]
-        return [totals[p] for p in self.players]
+        return in_seat_order(self.totals if hand is None else hand["totals"], self.players)
 
 
 GAME = Game(

@@ -265,6 +265,15 @@ def winners_of(totals: Mapping[str, int], lowest: bool = False) -> list[str]:
     return [name for name, total in totals.items() if total == best]
 
 
+def in_seat_order(totals: Mapping[str, int], players: Sequence[str]) -> list[int]:
+    """Each player's total, in seat order: the sides of a game where everyone plays for themselves.
+
+    >>> in_seat_order({"B": 2, "A": 5}, ["A", "B"])
+    [5, 2]
+    """
+    return [totals[p] for p in players]
+
+
 def ranking(totals: Mapping[str, int], lowest: bool = False) -> list[tuple[int, str, int]]:
     """Place, name and total from first to last; equal totals share a place, in seat order.
 

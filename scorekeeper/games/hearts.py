@@ -15,6 +15,7 @@ from .base import (
     Game,
     Summary,
     check_option_keys,
+    in_seat_order,
     optional_choice,
     optional_seat_name,
     per_player,
@@ -62,6 +63,7 @@ class Deal(TypedDict):
 
 
 # "pass" is a Python keyword, so these take the functional form (same keys as HandState/Upcoming and more).
+Schedule = TypedDict("Schedule", {"dealer": int, "leader": int, "pass": str})  # seats, and the passing way
 Seats = TypedDict("Seats", {"dealer": str, "leader": str, "pass": str})
 HeartsHand = TypedDict("HeartsHand", {
     "number": int, "dealer": str, "leader": str, "pass": str, "entry": HeartsEntry,
@@ -110,7 +112,7 @@ def deal(seats: int) -> Deal:
     return Deal(cards_each=cards_each, left_over=left_over)
 
 
-def schedule(number: int, first: int, seats: int) -> dict[str, Any]:
+def schedule(number: int, first: int, seats: int) -> Schedule:
     """Seats of dealer and leader and the passing direction for hand number (1-based).
 
     >>> schedule(4, 5, 6)
@@ -246,8 +248,7 @@ class HeartsReplay:
         )
 
     def side_totals(self, hand: HeartsHand | None = None) -> list[int]:  # type: ignore[override]
-        totals = self.totals if hand is None else hand["totals"]
-        return [totals[p] for p in self.players]
+        return in_seat_order(self.totals if hand is None else hand["totals"], self.players)
 
 
 GAME = Game(
