@@ -65,9 +65,12 @@ def test_kozyol_sides_are_the_teams_and_their_defeat_points():
 def test_hearts_sides_are_the_players_lowest_first():
     played = replay_of("hearts", SIX)
     played.play({"hearts": dict(zip(SIX, [5, 4, 3, 6, 8, 0])), "black_marias": dict(zip(SIX, [1, 0, 0, 0, 1, 0]))})
+    played.play({"hearts": dict(zip(SIX, [0, 0, 0, 0, 0, 26])), "black_marias": dict(zip(SIX, [0, 0, 0, 0, 0, 2]))
+                 } | {"moon": "subtract"})
     assert played.sides == [[name] for name in SIX] and played.lowest_wins is True
-    assert played.side_totals() == [18, 4, 3, 6, 21, 0]
-    assert running_totals(played) == [[0, total] for total in [18, 4, 3, 6, 21, 0]]
+    assert played.side_totals(played.hands[0]) == [18, 4, 3, 6, 21, 0]
+    assert played.side_totals() == [18, 4, 3, 6, 21, -26]
+    assert running_totals(played) == [[0, 18, 18], [0, 4, 4], [0, 3, 3], [0, 6, 6], [0, 21, 21], [0, 0, -26]]
 
 
 @pytest.mark.parametrize("slug, players", [("barbu", FOUR), ("kozyol", FOUR), ("hearts", SIX)])
@@ -106,6 +109,14 @@ def refused(slug: str, entry: Any, players: list[str] = FOUR, options: dict[str,
      "The declarer never starts a double; Ann may only redouble."),
     ({"contract": "trumps", "tricks": {"Ann": 4, "Bob": 3, "Cid": 3, "Dee": 3},
       "doubles": [{"by": "Bob", "target": "Cid"}]}, "doubles", "In this contract only the declarer may be doubled."),
+    ({"contract": "barbu", "king_of_hearts": "Bob",
+      "doubles": [{"by": "Bob", "target": "Cid"}, {"by": "Cid", "target": "Bob"}]}, "doubles",
+     "Cid and Bob cannot double each other twice; doubling back is the redouble."),
+    ({"contract": "barbu", "king_of_hearts": "Bob", "doubles": [{"by": "Bob", "target": "Ann", "redoubled": "yes"}]},
+     "doubles", "Answer yes or no (true or false)."),
+    ({"contract": "no_tricks", "tricks": [4, 3, 3, 3]}, "tricks", "Give one number per player."),
+    ({"contract": "trumps", "tricks": {"Ann": 4, "Bob": 3, "Cid": 3, "Dee": 3}, "trump_suit": "stars"},
+     "trump_suit", "Choose one of: spades, hearts, diamonds, clubs."),
 ])
 def test_barbu_refusals_read_as_written(entry, field, sentence):
     err = refused("barbu", entry, options={"first_declarer": "Ann"})
@@ -149,6 +160,15 @@ def test_option_refusals_read_as_written(slug, players, options, field, sentence
     with pytest.raises(InvalidHand) as info:
         GAMES[slug].parse_options(players, options, random.Random(0))
     assert info.value.fields == {field: sentence}
+
+
+def test_barbu_next_hand_names_declarer_dealer_and_cutter():
+    upcoming = replay_of("barbu", FOUR, {"first_declarer": "Bob"}).next()
+    assert (upcoming["declarer"], upcoming["dealer"], upcoming["cutter"]) == ("Bob", "Ann", "Dee")
+
+
+def test_kozyol_a_losing_team_with_no_points_but_a_trick_takes_the_heavy_defeat_by_default():
+    assert kozyol.score_deal([0, 120], [3, 6]) == (0, [kozyol.DEFEAT["heavy"], 0])
 
 
 def test_the_engines_constants_behind_those_sentences():

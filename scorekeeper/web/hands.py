@@ -58,15 +58,15 @@ def undo(public_id: str, number: int):
 
 def entry_page(match: Match, before: Replay, number: int, stored: Entry | None):
     """Show, check and save the entry form of hand number (new when stored is None)."""
-    pages = GAME_PAGES[match.game]
-    choice = pages.choice
+    game_pages = GAME_PAGES[match.game]
+    choice = game_pages.choice
     choices = choice.options(before, stored) if choice else []
     # An empty ?variant= asks for the choice again, also when editing a stored hand.
     variant = request.values.get("variant", choice.of(stored) if choice and stored else None)
     if choices and variant not in choices:
         return render_template("hands/choose.html", match=match, before=before, number=number, choices=choices)
     posted = request.method == "POST"
-    form = pages.hand_form(before, variant, request.form if posted else None, stored)
+    form = game_pages.hand_form(before, variant, request.form if posted else None, stored)
     if posted and form.validate():
         try:
             save(match, number, form.entry(), stored is None)
@@ -77,7 +77,7 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None):
         else:
             return redirect(url_for("pages.match", public_id=match.public_id, _anchor=f"hand-{number}"))
     return render_template(
-        pages.template("hands"), match=match, before=before, upcoming=before.next(), number=number, variant=variant,
+        game_pages.template("hands"), match=match, before=before, upcoming=before.next(), number=number, variant=variant,
         form=form, editing=stored is not None, choices=choices,
     ), 422 if posted else 200
 

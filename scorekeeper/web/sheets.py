@@ -49,48 +49,48 @@ def columns(numbers: list[int], *digits: int) -> str:
     return GAP.join(fields)
 
 
-def empty_rows(pages: GamePages, hands: list[HandState], summary: Summary | None) -> int:
+def empty_rows(game_pages: GamePages, hands: list[HandState], summary: Summary | None) -> int:
     """Empty rows after the hands: a whole blank grid, a few to go on on paper, none when over."""
     if summary is None:
-        return pages.blank_rows
+        return game_pages.blank_rows
     return 0 if summary["finished"] else max(OPEN_ROWS - len(hands), 2)
 
 
-def context(pages: GamePages, players: list[str], options: Any, hands: list[HandState],
+def context(game_pages: GamePages, players: list[str], options: Any, hands: list[HandState],
             summary: Summary | None) -> dict[str, Any]:
     """What every sheet template is given, and what its game adds."""
-    return {"game": pages.game, "players": players, "options": options, "hands": hands, "summary": summary,
-            "blank": summary is None, "empty_rows": empty_rows(pages, hands, summary),
-            **pages.sheet_extras(players, options, hands, summary)}
+    return {"game": game_pages.game, "players": players, "options": options, "hands": hands, "summary": summary,
+            "blank": summary is None, "empty_rows": empty_rows(game_pages, hands, summary),
+            **game_pages.sheet_extras(players, options, hands, summary)}
 
 
 def filled(match: Match) -> tuple[str, dict[str, Any]]:
     """Template and context of a match's sheet, from one replay of the match."""
     played = matches.replay(match)
-    pages = GAME_PAGES[match.game]
-    return pages.template("sheets"), {
-        **context(pages, match.players, match.options, list(played.hands), played.summary()),
+    game_pages = GAME_PAGES[match.game]
+    return game_pages.template("sheets"), {
+        **context(game_pages, match.players, match.options, list(played.hands), played.summary()),
         "match": match, "named": True,
         "back_url": url_for("pages.match", public_id=match.public_id),
         "pdf_url": url_for("sheets.match_pdf", public_id=match.public_id),
     }
 
 
-def requested_players(pages: GamePages, args: MultiDict[str, str]) -> list[str]:
+def requested_players(game_pages: GamePages, args: MultiDict[str, str]) -> list[str]:
     """Names from ?players=Ann,Bob,... (or repeated ?players=), checked as for a new match; [] if none."""
     raw = args.getlist("players")
     if len(raw) == 1:
         raw = raw[0].split(",")
     if not any(name.strip() for name in raw):
         return []
-    return parse_players(raw, pages.game.min_players, pages.game.max_players)
+    return parse_players(raw, game_pages.game.min_players, game_pages.game.max_players)
 
 
-def requested_seats(pages: GamePages, args: MultiDict[str, str]) -> int:
+def requested_seats(game_pages: GamePages, args: MultiDict[str, str]) -> int:
     """The number of columns a blank sheet without names has (?seats= for Hearts)."""
-    game, raw = pages.game, args.get("seats", "").strip()
+    game, raw = game_pages.game, args.get("seats", "").strip()
     if not raw:
-        return pages.blank_seats or game.min_players
+        return game_pages.blank_seats or game.min_players
     if not (raw.isascii() and raw.isdigit()) or not game.min_players <= int(raw) <= game.max_players:
         raise refuse("seats", N_("This game needs {low} to {high} players."), low=game.min_players,
                      high=game.max_players)
@@ -99,13 +99,13 @@ def requested_seats(pages: GamePages, args: MultiDict[str, str]) -> int:
 
 def blank(game: str, args: MultiDict[str, str]) -> tuple[str, dict[str, Any]]:
     """Template and context of a blank sheet, with the names printed in when given."""
-    pages = GAME_PAGES[game]
-    names = requested_players(pages, args)
-    players = names or [""] * requested_seats(pages, args)
-    several = pages.game.min_players != pages.game.max_players
+    game_pages = GAME_PAGES[game]
+    names = requested_players(game_pages, args)
+    players = names or [""] * requested_seats(game_pages, args)
+    several = game_pages.game.min_players != game_pages.game.max_players
     query = {"players": ",".join(names)} if names else {"seats": len(players)} if several else {}
-    return pages.template("sheets"), {
-        **context(pages, players, {}, [], None), "match": None, "named": bool(names),
+    return game_pages.template("sheets"), {
+        **context(game_pages, players, {}, [], None), "match": None, "named": bool(names),
         "back_url": url_for("pages.home"), "pdf_url": url_for("sheets.blank_pdf", game=game, **query),
     }
 
