@@ -260,7 +260,9 @@ def test_creating_a_match_keeps_the_options_chosen(client):
 
 @pytest.mark.parametrize(("names", "reason"), [
     pytest.param([ANN, BOB, " Ann ", DEE], "Two players have the same name; names must differ.", id="duplicate"),
-    pytest.param([ANN, "", CID, DEE], "This game needs exactly 4 players.", id="missing-name"),
+    pytest.param([ANN, BOB, CID, ""], "This game needs exactly 4 players.", id="missing-name"),
+    pytest.param([ANN, "", CID, DEE], "Seat 2 has no name, but seat 3 has one: fill the seats in order round the table.",
+                 id="empty-seat-between"),
     pytest.param([ANN, BOB, CID, "x" * 41], "A name can have at most 40 characters.", id="name-too-long"),
 ])
 def test_refused_creation_keeps_the_names_and_shows_the_reason_beside_them(client, names, reason):
@@ -492,7 +494,7 @@ def test_editing_an_earlier_hand_changes_later_totals(client, api_match):
     assert hand_row(match_page(client, match_id), 2)["totals"] == [-8, -26, -10, -2]
     form = client.get(f"/m/{match_id}/hands/1")
     assert form.status_code == 200
-    assert "Hand 1: No Tricks" in text(form.text) and "Save hand 1" in text(form.text)
+    assert "Correcting hand 1: No Tricks" in text(form.text) and "Save hand 1" in text(form.text)
     assert [shown(form.text, f"tricks_{seat}") for seat in range(4)] == ["4", "3", "5", "1"]
     answer = send(client, f"/m/{match_id}/hands/1", counts("tricks", [0, 13, 0, 0]), page=form.text)
     assert answer.status_code == 302
@@ -510,8 +512,9 @@ def test_the_other_contract_link_lets_an_edit_change_the_contract(client, api_ma
     choose = client.get(f"/m/{match_id}/hands/1" + html.unescape(link))
     assert choose.status_code == 200
     assert "Ann declares. Which contract?" in text(choose.text)
-    for contract in ["no_tricks", "no_queens", "no_hearts", "no_last_two", "barbu", "trumps", "dominoes"]:
-        assert f'href="?variant={contract}"' in choose.text, "hand 1 of the block may become any contract"
+    for contract in ["no_tricks", "no_queens", "no_hearts", "no_last_two", "trumps", "dominoes"]:
+        assert f'href="?variant={contract}"' in choose.text, "hand 1 may become any contract still open"
+    assert 'href="?variant=barbu"' not in choose.text, "hand 2 of the block played Barbu: not offered"
     answer = send(client, f"/m/{match_id}/hands/1?variant=trumps", counts("tricks", [6, 3, 1, 3]))
     assert answer.status_code == 302
     assert [h["contract"] for h in state(client, match_id)["hands"]] == ["trumps", "barbu"]

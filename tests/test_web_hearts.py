@@ -136,10 +136,13 @@ def test_an_eleven_player_game_from_the_browser(client):
     assert "Kim deals 9 cards each, 5 left over; Ann leads. Pass 3 cards to the left." in form
 
 
-def test_empty_seats_are_skipped_and_the_order_kept(client):
-    players = ["Ann", "", "Bob", "Cid", "Dee", "", "Eve", "Fay"]
-    match_id = start(client, players)
-    assert state(client, match_id)["players"] == SIX
+def test_empty_seats_after_the_names_are_fine_but_not_between_them(client):
+    assert state(client, start(client, [*SIX, "", ""]))["players"] == SIX
+    answer = post_form(client, "/new/hearts", {**{f"players-{seat}": name for seat, name in
+                                                  enumerate(["Ann", "", "Bob", "Cid", "Dee", "Eve", "Fay"])},
+                                               "target": "150", "moon_points": "26", "first_dealer": "0"})
+    assert answer.status_code == 422
+    assert "Seat 2 has no name, but seat 3 has one: fill the seats in order round the table." in answer.text
 
 
 @pytest.mark.parametrize(("players", "options", "field", "reason"), [
@@ -350,7 +353,7 @@ def test_editing_a_hand_starts_from_what_was_entered_and_recomputes(client):
     saved(enter(client, match_id, [0, 0, 26, 0, 0, 0], [0, 0, 2, 0, 0, 0], moon="subtract"), match_id, 1)
     saved(enter(client, match_id, [1, 0, 0, 0, 0, 0]), match_id, 2)
     form = client.get(f"/m/{match_id}/hands/1").text
-    assert "(correcting)" in form
+    assert "Correcting hand 1" in form
     assert value_of(form, "hearts_2") == "26" and checked(form, "black_marias_2") == ["2"]
     assert checked(form, "moon") == ["subtract"]
     assert "Ann deals 17 cards each" in form, "the hand keeps its own dealer"

@@ -8,6 +8,7 @@ translates the template and fills in the values, so the engine stays pure.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypedDict
@@ -168,11 +169,36 @@ def parse_players(raw: Any, min_players: int, max_players: int) -> list[str]:
             raise refuse("players", N_("Every player needs a name."))
         if len(name) > NAME_MAX:
             raise refuse("players", N_("A name can have at most {limit} characters."), limit=NAME_MAX)
-        if not name.isprintable():
+        if not all(typeable(char) for char in name):
             raise refuse("players", N_("Names cannot contain control characters."))
-    if len(set(names)) != len(names):
+    if len({same_name(name) for name in names}) != len(names):
         raise refuse("players", N_("Two players have the same name; names must differ."))
     return names
+
+
+# Invisible characters a phone keyboard does type: the joiners inside emoji sequences and some scripts.
+JOINERS = frozenset("\u200c\u200d")
+
+
+def typeable(char: str) -> bool:
+    r"""Whether a name may hold this character: any letter, mark, symbol or space, and the joiners.
+
+    Control characters, bidirectional overrides and other invisible formatting are refused.
+
+    >>> [typeable(c) for c in ("é", "\u00a0", "\u200d", "\n", "\u202e", "\u200b")]
+    [True, True, True, False, False, False]
+    """
+    return char in JOINERS or not unicodedata.category(char).startswith("C")
+
+
+def same_name(name: str) -> str:
+    r"""What two names are compared by: Unicode form and case do not count, nor the kind of space.
+
+    >>> same_name("Zoé") == same_name("ZOE\u0301"), same_name("Ann\u00a0Lee") == same_name("ann lee")
+    (True, True)
+    """
+    spaced = "".join(" " if unicodedata.category(char) == "Zs" else char for char in name)
+    return unicodedata.normalize("NFC", spaced).casefold()
 
 
 def as_int(value: Any, field_name: str, low: int, high: int) -> int:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app, session
-from flask_babel import get_locale, lazy_gettext as _l
+from flask_babel import get_locale, gettext as _, lazy_gettext as _l
 from wtforms import FieldList, Form, SelectField, StringField
 from wtforms.csrf.session import SessionCSRF
 from wtforms.fields.choices import SelectChoice
+from wtforms.validators import ValidationError
 
 from ..games import GAMES, InvalidHand
-from ..games.base import NAME_MAX
 from ..i18n import LANGUAGE_NAMES, translate
 
 # The suits and the court cards as the table names them (notes on a hand; the entry keeps the slug).
@@ -55,7 +55,6 @@ def seat_choices(players: list[str]) -> list[SelectChoice]:
 class NewMatchForm(TableForm):
     """Names in seating order; each game adds its options."""
 
-    name_max = NAME_MAX
 
     players = FieldList(StringField(_l("Name")), min_entries=min(game.min_players for game in GAMES.values()),
                         max_entries=max(game.max_players for game in GAMES.values()))
@@ -74,6 +73,15 @@ class NewMatchForm(TableForm):
 
     def names(self) -> list[str]:
         return [name.strip() for name in self.players.data if name and name.strip()]
+
+    def validate_players(self, field: FieldList) -> None:
+        """Refuse an empty seat before a named one: the order of the names is the order at the table."""
+        filled = [bool(name and name.strip()) for name in field.data]
+        for seat, named in enumerate(filled):
+            if not named and any(filled[seat + 1:]):
+                later = filled.index(True, seat + 1)
+                raise ValidationError(_("Seat %(empty)s has no name, but seat %(named)s has one: fill the seats "
+                                        "in order round the table.", empty=seat + 1, named=later + 1))
 
     def options(self) -> dict[str, Any]:
         return {}
