@@ -328,8 +328,8 @@ def expected_words(name: str, lang: str) -> list[str]:
         return CONTRACT_WORDS[name.split("/")[1]][lang]
     if name.startswith("edit/"):
         if name == "edit/barbu":
-            return {"fr": ["Donne 1", "Pas de plis"], "ru": ["Раздача 1", "Без взяток"]}[lang]
-        return {"fr": ["(correction)"], "ru": ["(исправление)"]}[lang]
+            return {"fr": ["Correction de la donne 1", "Pas de plis"], "ru": ["Исправление раздачи 1", "Без взяток"]}[lang]
+        return {"fr": ["Correction de la donne 1"], "ru": ["Исправление раздачи 1"]}[lang]
     return WORDS[name][lang]
 
 

@@ -331,7 +331,7 @@ def test_editing_a_deal_shows_it_and_recomputes_the_sheet(client, pid):
     page = client.get(f"/m/{pid}/hands/1")
     assert page.status_code == 200
     body = text(page)
-    assert "(correcting)" in body
+    assert "Correcting deal 1" in body
     assert value_of(body, "points") == "75" and checked(body, "side") == "0"
     assert checked(body, "trump_suit") == "spades"
     saved(by_points(client, pid, number=1, side=0, points=30), pid, 1)

@@ -71,7 +71,14 @@ class HandForm(TableForm):
                               "king_of_hearts", "order", "doubles"})
     players: list[str] = []
     contract = ""
+    declarer = ""
     places = PLACES
+
+    @property
+    def calling_order(self) -> list[int]:
+        """Seats in the order the table calls doubles: from the declarer's left, clockwise, the declarer last."""
+        first = self.players.index(self.declarer) + 1
+        return [(first + step) % len(self.players) for step in range(len(self.players))]
 
     @property
     def counted(self) -> str | None:
@@ -115,7 +122,7 @@ def contract_form(contract: str, players: list[str], declarer: str, formdata: An
     class ContractForm(HandForm):
         pass
 
-    ContractForm.players, ContractForm.contract = players, contract
+    ContractForm.players, ContractForm.contract, ContractForm.declarer = players, contract, declarer
     counted = barbu.COUNTED.get(contract)
     if counted:  # one tap per player: the template shows 0..limit as big buttons
         choices = [SelectChoice(n, str(n)) for n in range(barbu.COUNT_TOTALS[counted] + 1)]
@@ -176,11 +183,17 @@ def hand_form(before: BarbuReplay, contract: str | None, formdata: Any, stored: 
     return contract_form(contract, before.players, upcoming["declarer"], formdata, stored, upcoming["must_double"])
 
 
-def contracts_open(before: BarbuReplay, stored: BarbuEntry | None) -> list[str]:
-    """Contracts the declarer may still name (plus the hand's own contract when editing)."""
+def contracts_open(before: BarbuReplay, stored: BarbuEntry | None, later: list[BarbuEntry]) -> list[str]:
+    """Contracts the declarer may still name: not named before in the block, nor by a later hand of it.
+
+    Editing, the hand's own contract stays open; the later hands are those recorded after it.
+    """
     upcoming = before.next()
     left = upcoming["contracts_left"] if upcoming else []
-    return [c for c in barbu.CONTRACTS if c in left or (stored and stored["contract"] == c)]
+    number = len(before.hands) + 1
+    in_block = barbu.HANDS_PER_DECLARER - (number - 1) % barbu.HANDS_PER_DECLARER - 1
+    taken = {entry["contract"] for entry in later[:in_block]}
+    return [c for c in barbu.CONTRACTS if (c in left and c not in taken) or (stored and stored["contract"] == c)]
 
 
 def contract_of(entry: BarbuEntry) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, abort, jsonify, render_template, request
+from typing import NoReturn
+
+from flask import Flask, Response, abort, jsonify, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
 
@@ -32,6 +34,19 @@ def match_or_404(public_id: str) -> Match:
     if match is None:
         abort(404)
     return match
+
+
+# What a phone reads when an edit link it holds, or one it opens, no longer belongs to the match.
+REPLACED = N_("The edit link this phone opened has been replaced by a newer one, so this phone can no longer "
+              "enter hands. Ask the table for the new edit link; meanwhile you can watch the match.")
+STALE_LINK = N_("This edit link no longer works: it was replaced by a newer one, or it is incomplete. Ask the table "
+                "for the current edit link; meanwhile you can watch the match.")
+
+
+def refused_editing(match: Match, message: str) -> NoReturn:
+    """Answer 403 with why this phone cannot edit, and the match's watch view one tap away."""
+    watch_url = url_for("pages.match", public_id=match.public_id)
+    abort(make_response(render_template("error.html", status=403, message=_(message), watch_url=watch_url), 403))
 
 
 def reasons(err: InvalidHand) -> dict[str, str]:

@@ -36,7 +36,8 @@ class HandForm(Protocol):
 class Choice:
     """Something the player picks before the hand form (Barbu: the contract)."""
 
-    options: Callable[[Replay, Entry | None], list[str]]  # what may be picked (editing: also the hand's own)
+    # What may be picked, given the replay before the hand, the hand's stored entry and the entries after it.
+    options: Callable[[Replay, Entry | None, list[Entry]], list[str]]
     of: Callable[[Entry], str]  # what a stored entry picked
 
 

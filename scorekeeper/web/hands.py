@@ -29,7 +29,7 @@ def new(public_id: str):
     if before.finished:
         flash(_("This match is finished; no more hands can be recorded."))
         return redirect(url_for("pages.match", public_id=public_id))
-    return entry_page(match, before, len(match.hands) + 1, None)
+    return entry_page(match, before, len(match.hands) + 1, None, [])
 
 
 @bp.route("/<int:number>", methods=["GET", "POST"])
@@ -38,7 +38,7 @@ def edit(public_id: str, number: int):
     if not 1 <= number <= len(match.hands):
         abort(404)
     before = matches.replay(match, [hand.entry for hand in match.hands[: number - 1]])
-    return entry_page(match, before, number, match.hands[number - 1].entry)
+    return entry_page(match, before, number, match.hands[number - 1].entry, [h.entry for h in match.hands[number:]])
 
 
 @bp.post("/<int:number>/undo")
@@ -56,14 +56,17 @@ def undo(public_id: str, number: int):
     return redirect(url_for("pages.match", public_id=match.public_id))
 
 
-def entry_page(match: Match, before: Replay, number: int, stored: Entry | None):
-    """Show, check and save the entry form of hand number (new when stored is None)."""
+def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, later: list[Entry]):
+    """Show, check and save the entry form of hand number (new when stored is None; later: the hands after it)."""
     game_pages = GAME_PAGES[match.game]
     choice = game_pages.choice
-    choices = choice.options(before, stored) if choice else []
+    # Offered: what the rest of the match leaves open. A choice sent from an older page that the match
+    # has taken since is still read, so the rules can say which later hand it would break.
+    choices = choice.options(before, stored, later) if choice else []
+    readable = choice.options(before, stored, []) if choice else []
     # An empty ?variant= asks for the choice again, also when editing a stored hand.
     variant = request.values.get("variant", choice.of(stored) if choice and stored else None)
-    if choices and variant not in choices:
+    if readable and variant not in readable:
         return render_template("hands/choose.html", match=match, before=before, number=number, choices=choices)
     posted = request.method == "POST"
     form = game_pages.hand_form(before, variant, request.form if posted else None, stored)

@@ -11,7 +11,7 @@ from ..games.base import winners_of
 from ..i18n import LANGUAGE_NAMES
 from ..models import Match
 from . import api, phone
-from .errors import match_or_404
+from .errors import STALE_LINK, match_or_404, refused_editing
 from .forms import TableForm
 from .page_cache import PageCache
 from .registered_games import GAME_PAGES, RULES
@@ -87,7 +87,7 @@ def join(public_id: str):
     found = match_or_404(public_id)
     key = request.args.get("key", "")
     if not matches.key_matches(found, key):
-        abort(403)
+        refused_editing(found, STALE_LINK)
     phone.remember(found, key)
     return redirect(url_for("pages.match", public_id=public_id))
 

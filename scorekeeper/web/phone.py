@@ -8,7 +8,7 @@ from flask import abort, session
 
 from .. import matches
 from ..models import Match
-from .errors import match_or_404
+from .errors import REPLACED, match_or_404, refused_editing
 
 REMEMBERED = 30
 
@@ -51,6 +51,8 @@ def editable(public_id: str) -> Match:
     """The match if this phone holds its edit key; 404 or 403 otherwise."""
     match = match_or_404(public_id)
     if not can_edit(match):
+        if holds_key(public_id):  # it opened an edit link once: the key was replaced since
+            refused_editing(match, REPLACED)
         abort(403)
     return match
 

@@ -101,7 +101,7 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
     # Correct hand 1: Bob took 4 tricks, Cid 7; everything after it is recomputed.
     editor.goto(f"/m/{match_id}")
     tap(editor.locator("#hand-1").get_by_role("link", name="Edit"))
-    expect(editor.get_by_role("heading", level=1)).to_have_text("Hand 1: No Tricks")
+    expect(editor.get_by_role("heading", level=1)).to_have_text("Correcting hand 1: No Tricks")
     counts(editor, tap, "tricks", {BOB: 4, CID: 7})
     expect(editor.locator("output.remaining")).to_have_text("13 tricks: all counted")
     since = live.saved(editor, lambda: tap(editor.get_by_role("button", name="Save hand 1")))

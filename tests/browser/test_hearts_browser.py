@@ -97,7 +97,7 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
     # Correct hand 1: Gus took 4 hearts, Hal 1.
     editor.goto(f"/m/{match_id}")
     tap(editor.locator("#hand-1").get_by_role("link", name="Edit"))
-    expect(editor.get_by_role("heading", level=1)).to_contain_text("(correcting)")
+    expect(editor.get_by_role("heading", level=1)).to_contain_text("Correcting hand 1")
     expect(row(editor, "Gus").get_by_role("spinbutton", name="Gus", exact=True)).to_have_value("5")
     hearts(editor, tap, {"Gus": 4, "Hal": 1})
     expect(editor.locator(".hearts-left")).to_have_text("Hearts left: 0")
