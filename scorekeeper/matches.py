@@ -266,6 +266,13 @@ def rotate_key(public_id: str) -> str:
     return key
 
 
+def undone(match: Match) -> HandChange | None:
+    """The undo that removed the match's last hand, if it is the latest change: that hand can be put back."""
+    last = db.session.scalar(select(HandChange).where(HandChange.match_id == match.id)
+                             .order_by(HandChange.id.desc()).limit(1))
+    return last if last is not None and last.action == "undo" and last.number == len(match.hands) + 1 else None
+
+
 def history(match: Match) -> list[HandChange]:
     """The match's edit history, newest first."""
     return list(db.session.scalars(

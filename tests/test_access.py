@@ -179,7 +179,11 @@ def test_rotating_the_key_in_the_browser_keeps_this_phone_and_cuts_off_the_other
     page = mine.get(f"/m/{made['id']}").text
     assert f'action="/m/{made["id"]}/key"' in page
 
-    answer = post_form(mine, f"/m/{made['id']}/key", {}, token_from=f"/m/{made['id']}")
+    asked = post_form(mine, f"/m/{made['id']}/key", {}, token_from=f"/m/{made['id']}")
+    assert asked.status_code == 302, "one tap asks first"
+    confirm = mine.get(asked.headers["Location"]).text
+    assert "loses access" in confirm and can_enter_hands(theirs, made["id"])
+    answer = post_form(mine, f"/m/{made['id']}/key", {"confirm": "yes"}, token_from=f"/m/{made['id']}/key")
     assert answer.status_code == 302
     assert "Old edit links no longer work" in mine.get(answer.headers["Location"]).text
     assert can_enter_hands(mine, made["id"])

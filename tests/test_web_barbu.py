@@ -569,7 +569,7 @@ def test_a_hand_sent_twice_is_recorded_once(client, api_match):
     assert send(client, url, fields, page=form).status_code == 302
     again = send(client, url, fields, page=form)
     assert again.status_code == 302, "the second tap lands on the score sheet, which already shows the hand"
-    assert "Hand 7 is already recorded." in text(client.get(again.location).text)
+    assert "Hand 7 is saved." in text(client.get(again.location).text), "the same phone, the same form: saved"
     hands = state(client, match_id)["hands"]
     assert len(hands) == 7, "a second tap on Save must not record the hand again under the next declarer"
 

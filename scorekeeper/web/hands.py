@@ -1,4 +1,4 @@
-"""Hand entry in the browser: record the next hand, correct any hand, undo the last."""
+"""Hand entry in the browser: record the next hand, correct any hand, undo the last and put it back."""
 
 from __future__ import annotations
 
@@ -23,8 +23,11 @@ def new(public_id: str):
     before = matches.cached_replay(match)
     sent = request.form.get("number", type=int) if request.method == "POST" else None
     if sent is not None and 0 < sent <= len(match.hands):
-        # A second tap on Save, or another phone was quicker: the hand is there already.
-        flash(_("Hand %(number)s is already recorded.", number=sent))
+        # A second tap on Save lands on the hand it saved; another phone was quicker otherwise.
+        if sent_again(match, sent):
+            flash(_("Hand %(number)s is saved.", number=sent))
+        else:
+            flash(_("Hand %(number)s is already recorded.", number=sent))
         return redirect(url_for("pages.match", public_id=public_id, _anchor=f"hand-{sent}"))
     if before.finished:
         flash(_("This match is finished; no more hands can be recorded."))
@@ -41,6 +44,24 @@ def edit(public_id: str, number: int):
     return entry_page(match, before, number, match.hands[number - 1].entry, [h.entry for h in match.hands[number:]])
 
 
+@bp.post("/<int:number>/back")
+def put_back(public_id: str, number: int):
+    """Record again the hand an undo just removed, as it was."""
+    match = phone.editable(public_id)
+    change = matches.undone(match)
+    if not TableForm(request.form).validate():
+        flash(_("The page was open too long; please try again."))
+    elif change is None or change.number != number or change.before is None:
+        flash(_("Hand %(number)s can no longer be put back: the match has changed since.", number=number))
+    else:
+        try:
+            matches.record(public_id, change.before, number, phone.source())
+            flash(_("Hand %(number)s is back.", number=number))
+        except (matches.Conflict, InvalidHand) as err:
+            flash(translate(err.reason))
+    return redirect(url_for("pages.match", public_id=public_id, _anchor=f"hand-{number}"))
+
+
 @bp.post("/<int:number>/undo")
 def undo(public_id: str, number: int):
     match = phone.editable(public_id)
@@ -54,6 +75,23 @@ def undo(public_id: str, number: int):
         except (matches.Conflict, matches.NotFound) as err:
             flash(translate(err.reason) if isinstance(err, matches.Conflict) else _("There is no such hand."))
     return redirect(url_for("pages.match", public_id=match.public_id))
+
+
+def sent_again(match: Match, number: int) -> bool:
+    """Whether this phone recorded hand number with exactly the entry the form sends again (a double tap)."""
+    last = next((change for change in matches.history(match) if change.number == number), None)
+    if last is None or last.action != "record" or last.source != phone.source():
+        return False
+    before = matches.replay(match, [hand.entry for hand in match.hands[: number - 1]])
+    game_pages = GAME_PAGES[match.game]
+    variant = request.values.get("variant")
+    if game_pages.choice and variant not in game_pages.choice.options(before, None, []):
+        return False
+    form = game_pages.hand_form(before, variant, request.form, None)
+    try:
+        return form.validate() and before.play(form.entry())["entry"] == match.hands[number - 1].entry
+    except InvalidHand:
+        return False
 
 
 def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, later: list[Entry]):

@@ -48,15 +48,25 @@ def qr(public_id: str, kind: str):
     return response
 
 
+@bp.get("/key")
+def confirm_new_key(public_id: str):
+    """Say what a new edit link does before making one: every other phone loses the right to enter hands."""
+    match = phone.editable(public_id)
+    return render_template("new_key.html", match=match, token_form=TableForm())
+
+
 @bp.post("/key")
 def rotate_key(public_id: str):
-    """Replace the edit key: links shared before stop working; this phone keeps editing."""
+    """Replace the edit key once confirmed: links shared before stop working; this phone keeps editing."""
     match = phone.editable(public_id)
-    if TableForm(request.form).validate():
+    if not TableForm(request.form).validate():
+        flash(_("The page was open too long; please try again."))
+    elif request.form.get("confirm") != "yes":
+        flash(_("Nothing changed yet: confirm to make a new edit link."))
+        return redirect(url_for("table.confirm_new_key", public_id=public_id))
+    else:
         phone.remember(match, matches.rotate_key(public_id))
         flash(_("New edit link made. Old edit links no longer work."))
-    else:
-        flash(_("The page was open too long; please try again."))
     return redirect(url_for("pages.match", public_id=public_id, _anchor="share"))
 
 
