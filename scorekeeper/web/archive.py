@@ -43,9 +43,11 @@ def export(public_id: str):
 def restore():
     form = RestoreForm(CombinedMultiDict([request.form, request.files]) if request.method == "POST" else None)
     if request.method == "POST" and form.validate():
+        upload = request.files.get("document")
         try:
-            upload = request.files.get("document")
-            document = json.loads(upload.read(2_000_000)) if upload else None
+            if not upload:  # the form sent without a file chosen
+                raise InvalidHand([("document", _("Choose the backup file to restore first."))])
+            document = json.loads(upload.read(2_000_000))
             match, key = backup.restore(document, source=phone.source())
         except (ValueError, UnicodeDecodeError, RecursionError) as err:  # RecursionError: nested too deep
             form.refuse(err if isinstance(err, InvalidHand) else InvalidHand(

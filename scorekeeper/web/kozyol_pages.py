@@ -76,6 +76,18 @@ class DealForm(TableForm):
         if self.mode.data == "points" and field.data is not None and field.data not in kozyol.REACHABLE:
             raise ValidationError(_("No set of cards adds up to %(points)s; count the pile again.", points=field.data))
 
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Also ask the trick question of a team left with 0 points, beside its Yes/No, before the rules do."""
+        valid = super().validate(extra_validators)
+        split = self.split()
+        for team in TEAMS:
+            field = self[f"took_{team}"]
+            if split and split[team] == 0 and field.data not in ("yes", "no") and not field.errors:
+                self.reasons.setdefault("tricks", _("Did %(p1)s and %(p2)s take a trick? Answer yes or no.",
+                                                    p1=self.players[team], p2=self.players[team + kozyol.TEAMS]))
+                valid = False
+        return valid
+
     def counts(self) -> dict[str, int] | None:
         """Cards of the counted pile per rank (an empty count is 0), None while a count is impossible."""
         counts = {rank: self[f"cards_{rank}"].data or 0 for rank in RANKS}
