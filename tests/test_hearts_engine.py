@@ -15,7 +15,7 @@ from scorekeeper.games.base import InvalidHand
 from scorekeeper.games.hearts import GAME, HeartsReplay, parse_options
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
-HAND_KEYS = {"number", "dealer", "leader", "pass", "entry", "points", "scores", "totals", "moon_shooter"}
+HAND_KEYS = {"number", "dealer", "leader", "pass", "entry", "points", "scores", "totals", "moon_shooter", "settlement"}
 NEXT_KEYS = {"number", "dealer", "leader", "pass", "cards_each", "left_over"}
 
 

@@ -59,6 +59,7 @@ DOMINO_SCORES = (45, 20, 5, -5)
 DOMINO_TOTAL = sum(DOMINO_SCORES)
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 QUEENS = 4
+DOUBLED, REDOUBLED = 1, 2  # what a double and a redouble multiply the pair's difference by
 # What the table counts per player in a contract, and how many there are in all.
 COUNTED = {"no_tricks": "tricks", "trumps": "tricks", "no_queens": "queens", "no_hearts": "hearts"}
 COUNT_TOTALS = {"tricks": CARDS_PER_HAND, "queens": QUEENS, "hearts": CARDS_PER_HAND}
@@ -103,6 +104,15 @@ class BarbuOptions(TypedDict):
     enforce_declarer_doubles: bool
 
 
+class Transfer(TypedDict):
+    """One double settled: weight x (raw of by - raw of target) moves to by and from target."""
+
+    by: str
+    target: str
+    weight: int
+    moved: int
+
+
 class BarbuHand(HandState):
     declarer: str
     cutter: str
@@ -112,6 +122,7 @@ class BarbuHand(HandState):
     scores: dict[str, int]
     totals: dict[str, int]
     warnings: list[str]
+    settlement: list[Transfer]
 
 
 class BarbuUpcoming(Upcoming):
@@ -179,6 +190,20 @@ def raw_scores(contract: str, entry: BarbuEntry, players: list[str], domino: lis
     return {p: domino[order.index(p)] for p in players}
 
 
+def transfers(raw: Mapping[str, int], doubles: list[Double]) -> list[Transfer]:
+    """What each double moves between its pair: m x (s_by - s_target), to the doubler, from the target.
+
+    >>> transfers({"A": 30, "B": 15}, [{"by": "B", "target": "A", "redoubled": True}])
+    [{'by': 'B', 'target': 'A', 'weight': 2, 'moved': -30}]
+    """
+    out = []
+    for double in doubles:
+        weight = REDOUBLED if double["redoubled"] else DOUBLED
+        by, target = double["by"], double["target"]
+        out.append(Transfer(by=by, target=target, weight=weight, moved=weight * (raw[by] - raw[target])))
+    return out
+
+
 def settle(raw: Mapping[str, int], doubles: list[Double]) -> dict[str, int]:
     """Hand scores after doubles: f_i = s_i + sum_j m_ij (s_i - s_j).
 
@@ -186,11 +211,9 @@ def settle(raw: Mapping[str, int], doubles: list[Double]) -> dict[str, int]:
     {'A': 60, 'B': -15}
     """
     scores = dict(raw)
-    for double in doubles:
-        weight = 2 if double["redoubled"] else 1
-        a, b = double["by"], double["target"]
-        scores[a] += weight * (raw[a] - raw[b])
-        scores[b] += weight * (raw[b] - raw[a])
+    for transfer in transfers(raw, doubles):
+        scores[transfer["by"]] += transfer["moved"]
+        scores[transfer["target"]] -= transfer["moved"]
     return scores
 
 
@@ -344,6 +367,7 @@ class BarbuReplay:
             scores=scores,
             totals=dict(self.totals),
             warnings=[str(reason) for reason in warnings],
+            settlement=transfers(raw, doubles),
         )
         self.hands.append(hand)
         return hand

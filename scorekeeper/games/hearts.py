@@ -65,9 +65,26 @@ class Deal(TypedDict):
 # "pass" is a Python keyword, so these take the functional form (same keys as HandState/Upcoming and more).
 Schedule = TypedDict("Schedule", {"dealer": int, "leader": int, "pass": str})  # seats, and the passing way
 Seats = TypedDict("Seats", {"dealer": str, "leader": str, "pass": str})
+class Moon(TypedDict):
+    """The moon as the shooter chose it: subtract from the shooter, or add to everyone else."""
+
+    shooter: str
+    choice: str
+    points: int
+
+
+class Taken(TypedDict):
+    """What a hand's points are made of: so much per heart and per Black Maria, and the moon if shot."""
+
+    per_heart: int
+    per_black_maria: int
+    moon: Moon | None
+
+
 HeartsHand = TypedDict("HeartsHand", {
     "number": int, "dealer": str, "leader": str, "pass": str, "entry": HeartsEntry,
     "points": dict[str, int], "scores": dict[str, int], "totals": dict[str, int], "moon_shooter": str | None,
+    "settlement": Taken,
 })
 HeartsUpcoming = TypedDict("HeartsUpcoming", {
     "number": int, "dealer": str, "leader": str, "pass": str, "cards_each": int, "left_over": int,
@@ -223,6 +240,8 @@ class HeartsReplay:
             "number": number, "dealer": seats["dealer"], "leader": seats["leader"], "pass": seats["pass"],
             "entry": normalized, "points": points, "scores": scores, "totals": dict(self.totals),
             "moon_shooter": shooter,
+            "settlement": Taken(per_heart=HEART, per_black_maria=BLACK_MARIA, moon=None if shooter is None else Moon(
+                shooter=shooter, choice=normalized["moon"], points=self.options["moon_points"])),
         }
         self.hands.append(hand)
         return hand

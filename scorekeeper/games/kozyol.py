@@ -62,6 +62,16 @@ class KozyolOptions(TypedDict):
     first_dealer: str
 
 
+class Defeat(TypedDict):
+    """Why the losing team took what it took: its card points and tricks, the kind of defeat, the doubling."""
+
+    points: int
+    tricks: int | None
+    kind: str  # light, heavy or no_trick (see DEFEAT)
+    base: int
+    multiplier: int
+
+
 class KozyolHand(HandState):
     leader: str
     entry: KozyolEntry
@@ -70,6 +80,7 @@ class KozyolHand(HandState):
     defeat_points: list[int]
     totals: list[int]
     multiplier: int
+    settlement: Defeat | None  # None: eggs
 
 
 class KozyolUpcoming(Upcoming):
@@ -121,17 +132,26 @@ def points_of(counts: Mapping[str, int]) -> int:
     return sum(CARD_VALUES[rank] * counts.get(rank, 0) for rank in CARD_VALUES)
 
 
+def defeat_kind(points: int, tricks: int | None, six_for_zero_points: bool = False) -> str:
+    """The kind of defeat of the losing team for its card points and tricks: light, heavy or no_trick.
+
+    >>> defeat_kind(45, None), defeat_kind(30, 2), defeat_kind(0, 0), defeat_kind(0, 2, True)
+    ('light', 'heavy', 'no_trick', 'no_trick')
+    """
+    if points >= LIGHT_DEFEAT_FROM:
+        return "light"
+    if tricks == 0 or (points == 0 and six_for_zero_points):
+        return "no_trick"
+    return "heavy"
+
+
 def defeat_points(points: int, tricks: int | None, six_for_zero_points: bool = False) -> int:
     """Defeat points of the losing team for its card points and tricks, before doubling.
 
     >>> defeat_points(45, None), defeat_points(30, 2), defeat_points(0, 0), defeat_points(0, 2, True)
     (2, 4, 6, 6)
     """
-    if points >= LIGHT_DEFEAT_FROM:
-        return DEFEAT["light"]
-    if tricks == 0 or (points == 0 and six_for_zero_points):
-        return DEFEAT["no_trick"]
-    return DEFEAT["heavy"]
+    return DEFEAT[defeat_kind(points, tricks, six_for_zero_points)]
 
 
 def score_deal(points: list[int], tricks: list[int | None], multiplier: int = 1,
@@ -285,8 +305,13 @@ class KozyolReplay:
         loser, defeat = score_deal(normalized["points"], tricks, multiplier, self.options["six_for_zero_points"])
         self.totals = [total + points for total, points in zip(self.totals, defeat)]
         seats = self._seats(number)
+        settlement = None if loser is None else Defeat(
+            points=normalized["points"][loser], tricks=tricks[loser],
+            kind=defeat_kind(normalized["points"][loser], tricks[loser], self.options["six_for_zero_points"]),
+            base=defeat[loser] // multiplier, multiplier=multiplier)
         hand = KozyolHand(number=number, dealer=seats["dealer"], leader=seats["leader"], entry=normalized, loser=loser,
-                          eggs=loser is None, defeat_points=defeat, totals=list(self.totals), multiplier=multiplier)
+                          eggs=loser is None, defeat_points=defeat, totals=list(self.totals), multiplier=multiplier,
+                          settlement=settlement)
         self.hands.append(hand)
         return hand
 

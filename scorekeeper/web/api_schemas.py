@@ -127,7 +127,14 @@ BARBU = {
         "totals": per_player(description="Running totals after this hand."),
         "warnings": {"type": "array", "items": {"type": "string"},
                      "description": "Compulsory doubles left out (when they are not enforced)."},
-    }, ("number", "declarer", "dealer", "cutter", "contract", "entry", "raw", "scores", "totals", "warnings")),
+        "settlement": {"type": "array", "items": obj({
+            "by": ref("PlayerName"), "target": ref("PlayerName"),
+            "weight": {"enum": [barbu.DOUBLED, barbu.REDOUBLED], "description": "2 when redoubled."},
+            "moved": integer(description="weight x (raw of by - raw of target): added to by, taken from target."),
+        }, ("by", "target", "weight", "moved")), "description": "The working: each double settled; the score is "
+                                                               "the raw score plus what the player's doubles moved."},
+    }, ("number", "declarer", "dealer", "cutter", "contract", "entry", "raw", "scores", "totals", "warnings",
+        "settlement")),
     "BarbuNext": obj({
         "number": integer(1, barbu.HANDS), "declarer": ref("PlayerName"), "dealer": ref("PlayerName"),
         "cutter": ref("PlayerName"),
@@ -170,7 +177,15 @@ KOZYOL = {
         "defeat_points": pair(integer(0), "Defeat points of this deal, [team 0, team 1]."),
         "totals": pair(integer(0), "Running defeat points, [team 0, team 1]."),
         "multiplier": {"enum": [1, kozyol.EGGS_MULTIPLIER]},
-    }, ("number", "dealer", "leader", "entry", "loser", "eggs", "defeat_points", "totals", "multiplier")),
+        "settlement": nullable(obj({
+            "points": integer(0, kozyol.TOTAL_POINTS), "tricks": nullable(integer(0, kozyol.TRICKS_PER_DEAL)),
+            "kind": {"enum": list(kozyol.DEFEAT)}, "base": {"enum": sorted(set(kozyol.DEFEAT.values()))},
+            "multiplier": {"enum": [1, kozyol.EGGS_MULTIPLIER]},
+        }, ("points", "tricks", "kind", "base", "multiplier"))) | {
+            "description": "The working: the losing team's card points and tricks, its kind of defeat and what it "
+                           "counts, and the doubling after eggs; null for eggs."},
+    }, ("number", "dealer", "leader", "entry", "loser", "eggs", "defeat_points", "totals", "multiplier",
+        "settlement")),
     "KozyolNext": obj({"number": integer(1), "dealer": ref("PlayerName"), "leader": ref("PlayerName")},
                       ("number", "dealer", "leader")),
 }
@@ -198,7 +213,13 @@ HEARTS = {
         "scores": per_player(description="Points with the moon applied."),
         "totals": per_player(description="Running totals after this hand."),
         "moon_shooter": nullable(ref("PlayerName")),
-    }, ("number", "dealer", "leader", "pass", "entry", "points", "scores", "totals", "moon_shooter")),
+        "settlement": obj({
+            "per_heart": {"const": hearts.HEART}, "per_black_maria": {"const": hearts.BLACK_MARIA},
+            "moon": nullable(obj({"shooter": ref("PlayerName"), "choice": {"enum": list(hearts.MOON_CHOICES)},
+                                  "points": {"enum": list(hearts.MOON_POINTS)}}, ("shooter", "choice", "points"))),
+        }, ("per_heart", "per_black_maria", "moon"), "The working: points per heart and per Black Maria, and the "
+                                                     "moon as its shooter chose it."),
+    }, ("number", "dealer", "leader", "pass", "entry", "points", "scores", "totals", "moon_shooter", "settlement")),
     "HeartsNext": obj({
         "number": integer(1), "dealer": ref("PlayerName"), "leader": ref("PlayerName"),
         "pass": {"enum": list(hearts.PASSES)},

@@ -262,5 +262,6 @@ PAGES = GamePages(
     rules={
         "hands": barbu.HANDS, "hands_per_declarer": barbu.HANDS_PER_DECLARER, "doubles_owed": barbu.DOUBLES_OWED,
         "cards_per_hand": barbu.CARDS_PER_HAND, "contracts": barbu.CONTRACTS, "titles": barbu.CONTRACT_TITLES,
+        "counted": barbu.COUNTED,
     },
 )

@@ -4,7 +4,7 @@ A game's record (``GamePages``) names its engine, its new-match form, how to bui
 form, what its printed sheet shows beyond the hands, the numbers and names its templates print,
 and, for a game where something is chosen before the form (Barbu's contract), that choice. Its
 templates follow the slug: ``new_match/<slug>.html``, ``hands/<slug>.html``,
-``match/<slug>.html`` and ``sheets/<slug>.html``. The records are collected in
+``match/<slug>.html``, ``sheets/<slug>.html`` and ``working/<slug>.html``. The records are collected in
 ``registered_games.GAME_PAGES``.
 """
 

@@ -1,4 +1,4 @@
-"""At the table: the big-print table view, QR codes that let phones join with one scan, a new edit link."""
+"""At the table: the big-print table view, how a hand was scored, QR codes to join with one scan, a new edit link."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from ..games.base import Replay
 from . import api, phone
 from .errors import match_or_404
 from .forms import TableForm
+from .registered_games import GAME_PAGES
 
 bp = Blueprint("table", __name__, url_prefix="/m/<public_id>")
 
@@ -25,6 +26,17 @@ def view(public_id: str):
     played = matches.cached_replay(match)
     return render_template("table.html", match=match, replay=played, summary=played.summary(),
                            live_url=url_for("api.read", public_id=public_id), live_etag=f'"{api.etag(match)}"')
+
+
+@bp.get("/working/<int:number>")
+def working(public_id: str, number: int):
+    """How hand number was scored, with the real numbers: for anyone at the table, watchers too."""
+    match = match_or_404(public_id)
+    played = matches.cached_replay(match)
+    if not 1 <= number <= len(played.hands):
+        abort(404)
+    return render_template(GAME_PAGES[match.game].template("working"), match=match, replay=played,
+                           hand=played.hands[number - 1])
 
 
 @bp.get("/qr/<kind>.svg")

@@ -1,0 +1,63 @@
+"""At the table on a phone: seats in order, the working of a hand, undo taken back, links replaced with a word."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def enter_deal(page, tap, number: int, points: str) -> None:
+    tap(page.get_by_role("link", name=f"Enter deal {number}"))
+    tap.type(page.locator("#points"), points)
+    tap(page.get_by_role("button", name=f"Save deal {number}"))
+    page.wait_for_url("**/m/*")
+
+
+def test_an_empty_seat_between_names_is_refused_beside_the_names(phone):
+    page = phone()
+    page.goto("/new/barbu")
+    for seat, name in enumerate(["Ann", "", "Cid", "Dee", "Eve"][:4]):
+        page.locator(f"#players-{seat}").fill(name)
+    page.get_by_role("button", name="Start the match").tap()
+    reason = page.locator("#err-players")
+    expect(reason).to_have_text("Seat 2 has no name, but seat 3 has one: fill the seats in order round the table.")
+    expect(reason).to_be_in_viewport()
+    expect(page.locator("#players-2")).to_have_value("Cid")
+
+
+def test_the_working_of_a_deal_undo_taken_back_and_a_new_link_asked_first(phone, new_match, tap, screenshot):
+    editor = phone()
+    match_id = new_match(editor, "kozyol", PLAYERS, **{"Who deals first": "0"})
+    other = phone()
+    other.goto(editor.locator("#edit-link").input_value())
+    enter_deal(editor, tap, 1, "45")
+
+    # Tap the deal's number: how it was scored, in words and numbers.
+    number = editor.locator("#hand-1 a.working-link")
+    box = number.bounding_box()
+    assert box and box["width"] >= 44 and box["height"] >= 44, box
+    tap(number)
+    expect(editor.get_by_role("heading", level=1)).to_have_text("How deal 1 was scored")
+    expect(editor.get_by_text("Ann & Cid lost with 45 card points, 31 or more: a light defeat, 2 defeat points."))\
+        .to_be_visible()
+    screenshot(editor, "working")
+    tap(editor.get_by_role("link", name="Back to the score sheet"))
+
+    # Undo is one tap; putting the deal back is one more.
+    tap(editor.locator("#hand-1").get_by_role("button", name="Undo"))
+    expect(editor.get_by_text("Hand 1 undone.")).to_be_visible()
+    tap(editor.get_by_role("button", name="Put hand 1 back"))
+    expect(editor.get_by_text("Hand 1 is back.")).to_be_visible()
+    expect(editor.locator("#hand-1")).to_contain_text("45 : 75")
+
+    # A new edit link is made only once confirmed; the other phone is then told why it cannot enter deals.
+    tap(editor.get_by_role("button", name="New edit link…"))
+    expect(editor.get_by_text("Every other phone that entered hands with the current edit link loses access"))\
+        .to_be_visible()
+    tap(editor.get_by_role("button", name="Yes, make a new edit link"))
+    expect(editor.get_by_text("New edit link made. Old edit links no longer work.")).to_be_visible()
+    other.goto(f"/m/{match_id}/hands/new")
+    expect(other.get_by_text("The edit link this phone opened has been replaced by a newer one")).to_be_visible()
+    tap(other.get_by_role("link", name="Watch the match"))
+    expect(other.locator("#hand-1")).to_contain_text("45 : 75")
