@@ -51,7 +51,7 @@ function whole(text) {
     // A tap on the count already shown (the 0 every row starts at) enters it too: no change event
     // fires for a radio that was checked, yet the player said "none" and the last row can be filled.
     var counted = event.target.matches && event.target.matches(".chips.count input:checked") && event.target.closest(".counted");
-    if (counted) { fillLast(counted, event.target.closest(".chips.count")); recount(counted); }
+    if (counted) { fillLast(counted, event.target.closest(".chips.count")); recount(counted); summarise(counted); }
   });
   // A number field selects what it shows when tapped: typing replaces the 0 instead of adding to it.
   document.addEventListener("focusin", function (event) {
@@ -62,10 +62,13 @@ function whole(text) {
     var fieldset = event.target.closest(".counted");
     if (fieldset) { recount(fieldset); }
   });
-  // Three players counted: the fourth gets what is left, so a hand takes one tap per player less.
+  // Every player counted but one: that one gets what is left, said on its row ("Dee: 1, the rest"),
+  // so a hand takes one tap per player less and nothing is assumed out of sight. A player tapped by
+  // hand is never filled in again, so a total that does not add up is refused, not absorbed.
   function fillLast(fieldset, changed) {
     changed.dataset.touched = "1";
     changed.classList.remove("auto");
+    changed.querySelector(".filled-note").textContent = "";
     var groups = Array.prototype.slice.call(fieldset.querySelectorAll(".chips.count"));
     var open = groups.filter(function (g) { return !g.dataset.touched; });
     if (open.length !== 1) { return; }
@@ -74,20 +77,45 @@ function whole(text) {
       var c = g.querySelector("input:checked");
       if (g !== open[0] && c) { sum += whole(c.value) || 0; }
     });
-    var rest = open[0].querySelector('input[value="' + (whole(fieldset.dataset.total) - sum) + '"]');
-    if (rest) { rest.checked = true; open[0].classList.add("auto"); }
+    var left = whole(fieldset.dataset.total) - sum;
+    var rest = open[0].querySelector('input[value="' + left + '"]');
+    if (rest) {
+      rest.checked = true;
+      open[0].classList.add("auto");
+      open[0].querySelector(".filled-note").textContent = fieldset.dataset.rest
+        .replace("{name}", open[0].querySelector("legend").textContent).replace("{count}", left);
+    }
+  }
+
+  // "Save records: Ann … · Bob … · …": what a tap on Save will record, said before the tap.
+  function summarise(fieldset) {
+    var out = fieldset.form && fieldset.form.querySelector(".save-summary");
+    if (!out) { return; }
+    var parts = [];
+    fieldset.querySelectorAll(".chips.count").forEach(function (g) {
+      var c = g.querySelector("input:checked");
+      parts.push(g.querySelector("legend").textContent + " " + (c ? c.value : "–"));
+    });
+    out.textContent = out.dataset.label.replace("{counts}", parts.join(" · "));
   }
 
   document.addEventListener("change", function (event) {
     var fieldset = event.target.closest(".counted");
     var group = event.target.closest(".chips.count");
     if (fieldset && group) { fillLast(fieldset, group); }
-    if (fieldset) { recount(fieldset); }
+    if (fieldset) { recount(fieldset); summarise(fieldset); }
     var form = event.target.closest("form.hand");
     if (form && event.target.closest(".cell")) { mirror(form); }
   });
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll(".counted").forEach(recount);
+    document.querySelectorAll(".counted").forEach(function (fieldset) {
+      // A hand being corrected: every count was entered, none is filled in.
+      fieldset.querySelectorAll(".chips.count").forEach(function (g) {
+        if (g.querySelector("input:checked")) { g.dataset.touched = "1"; }
+      });
+      recount(fieldset);
+      summarise(fieldset);
+    });
     document.querySelectorAll("form.hand").forEach(mirror);
   });
 })();

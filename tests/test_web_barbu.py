@@ -376,7 +376,7 @@ def test_the_queens_form_offers_one_tap_per_count(client, api_match):
     page = client.get(f"/m/{api_match['id']}/hands/new?variant=no_queens")
     assert page.status_code == 200
     for seat in range(4):
-        assert checked(page.text, f"queens_{seat}") == "0"
+        assert checked(page.text, f"queens_{seat}") is None, "no count is chosen for a player in advance"
     assert "4 queens: 4 left" in text(page.text)
 
 

@@ -124,11 +124,12 @@ def contract_form(contract: str, players: list[str], declarer: str, formdata: An
 
     ContractForm.players, ContractForm.contract, ContractForm.declarer = players, contract, declarer
     counted = barbu.COUNTED.get(contract)
-    if counted:  # one tap per player: the template shows 0..limit as big buttons
+    if counted:  # one tap per player: the template shows 0..limit as big buttons, none chosen in advance
         choices = [SelectChoice(n, str(n)) for n in range(barbu.COUNT_TOTALS[counted] + 1)]
         for seat in range(len(players)):
             setattr(ContractForm, f"{counted}_{seat}", RadioField(
-                players[seat], choices=choices, coerce=int, default=0, validators=[InputRequired()]))
+                players[seat], choices=choices, coerce=int,
+                validators=[InputRequired(_l("Tap a count for this player."))]))
     for name in CHOSEN.get(contract, ()):
         setattr(ContractForm, name, RadioField(name, choices=seat_choices(players), validators=[InputRequired()]))
     if contract == "dominoes":

@@ -61,3 +61,18 @@ def test_the_working_of_a_deal_undo_taken_back_and_a_new_link_asked_first(phone,
     expect(other.get_by_text("The edit link this phone opened has been replaced by a newer one")).to_be_visible()
     tap(other.get_by_role("link", name="Watch the match"))
     expect(other.locator("#hand-1")).to_contain_text("45 : 75")
+
+
+def test_a_count_that_does_not_add_up_is_refused_not_filled_in(phone, new_match, tap):
+    page = phone()
+    match_id = new_match(page, "barbu", PLAYERS, **{"Who declares first": "0"})
+    tap(page.locator("#next").get_by_role("link", name="No Queens", exact=True))
+    group = page.locator("fieldset.counted .chips.count")
+    for seat, count in enumerate([1, 0, 1, 1]):  # every player tapped: 3 queens, one short
+        tap(group.nth(seat).get_by_role("radio", name=str(count), exact=True))
+    expect(group.nth(1).get_by_role("radio", name="0", exact=True)).to_be_checked()
+    expect(page.locator(".filled-note:not(:empty)")).to_have_count(0)
+    expect(page.locator(".save-summary")).to_have_text("Save records: Ann 1 · Bob 0 · Cid 1 · Dee 1")
+    tap(page.get_by_role("button", name="Save hand 1"))
+    expect(page.get_by_text("The queens add up to 3; they must add up to 4.")).to_be_visible()
+    assert page.request.get(f"/api/v1/matches/{match_id}").json()["hands"] == []

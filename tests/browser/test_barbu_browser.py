@@ -52,6 +52,8 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
     counts(editor, tap, "tricks", {ANN: 2, BOB: 5, CID: 6})
     expect(player(editor, DEE)).to_have_class(re.compile(r"\bauto\b"))  # filled in: the 0 left
     expect(player(editor, DEE).get_by_role("radio", name="0", exact=True)).to_be_checked()
+    expect(player(editor, DEE).locator(".filled-note")).to_have_text("Dee: 0, the rest")  # said, not assumed
+    expect(editor.locator(".save-summary")).to_have_text("Save records: Ann 2 · Bob 5 · Cid 6 · Dee 0")
     expect(editor.locator("output.remaining")).to_have_text("13 tricks: all counted")
     double(editor, tap, BOB, ANN)
     double(editor, tap, DEE, ANN)
