@@ -116,7 +116,10 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, 
         except matches.Conflict as err:
             form.form_errors.append(translate(err.reason))
         else:
-            return redirect(url_for("pages.match", public_id=match.public_id, _anchor=f"hand-{number}"))
+            # A new hand lands where the next one starts, the hand just saved summed up above it;
+            # a correction, or the last hand of a match, lands on its row.
+            anchor = "saved" if stored is None and not matches.cached_replay(match).finished else f"hand-{number}"
+            return redirect(url_for("pages.match", public_id=match.public_id, _anchor=anchor))
     return render_template(
         game_pages.template("hands"), match=match, before=before, upcoming=before.next(), number=number, variant=variant,
         form=form, editing=stored is not None, choices=choices,

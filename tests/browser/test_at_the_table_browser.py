@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from playwright.sync_api import expect
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
@@ -76,3 +78,47 @@ def test_a_count_that_does_not_add_up_is_refused_not_filled_in(phone, new_match,
     tap(page.get_by_role("button", name="Save hand 1"))
     expect(page.get_by_text("The queens add up to 3; they must add up to 4.")).to_be_visible()
     assert page.request.get(f"/api/v1/matches/{match_id}").json()["hands"] == []
+
+
+def landed_on_the_next_hand(page, start: Any, saved: str) -> None:
+    """After Save the phone shows the hand just saved and the next hand's start, with no scrolling by the test."""
+    expect(page.locator("#saved")).to_contain_text(saved)
+    expect(page.locator("#saved")).to_be_in_viewport()
+    expect(start).to_be_in_viewport()
+
+
+def test_hands_follow_each_other_without_scrolling_back(phone, new_match, tap):
+    four = phone()
+    new_match(four, "kozyol", PLAYERS, **{"Who deals first": "0"})
+    for number, points in enumerate(["45", "75", "60", "90", "20"], 1):
+        start = four.get_by_role("link", name=f"Enter deal {number}")
+        if number > 1:
+            landed_on_the_next_hand(four, start, f"Deal {number - 1}:")
+        enter_deal(four, tap, number, points)
+
+    barbu = phone()
+    new_match(barbu, "barbu", PLAYERS, **{"Who declares first": "0"})
+    counted = {"No Tricks": [4, 3, 5], "No Queens": [1, 0, 2], "No Hearts": [4, 3, 2], "Trumps": [6, 3, 1]}
+    chosen = {"Barbu": ["Who took the king of hearts?"],
+              "No Last Two": ["Who won trick 12?", "Who won trick 13, the last?"],
+              "Dominoes": ["Went out first", "Second", "Third", "Last"]}
+    for number, contract in enumerate(["No Tricks", "No Queens", "No Hearts", "Trumps", "Barbu", "No Last Two",
+                                       "Dominoes"], 1):
+        start = barbu.locator("#next").get_by_role("link", name=contract, exact=True)
+        if number > 1:
+            landed_on_the_next_hand(barbu, start, f"Hand {number - 1},")
+        tap(start)
+        if contract in counted:
+            groups = barbu.locator("fieldset.counted .chips.count")
+            for seat, count in enumerate(counted[contract]):
+                tap(groups.nth(seat).get_by_role("radio", name=str(count), exact=True))
+        for seat, legend in enumerate(chosen.get(contract, [])):
+            tap(barbu.locator("fieldset.chips", has=barbu.locator("legend", has_text=legend))
+                .get_by_role("radio", name=PLAYERS[seat], exact=True))
+        if contract == "No Hearts":
+            tap(barbu.locator("fieldset.chips", has=barbu.locator("legend", has_text="ace of hearts"))
+                .get_by_role("radio", name="Ann", exact=True))
+        tap(barbu.get_by_role("button", name=f"Save hand {number}"))
+        barbu.wait_for_url("**/m/*")
+    landed_on_the_next_hand(barbu, barbu.locator("#next").get_by_role("link", name="No Tricks", exact=True),
+                            "Hand 7, Dominoes:")
