@@ -345,3 +345,14 @@ function whole(text) {
     if (first && first.form) { relabel(first.form); }
   });
 })();
+
+// Times written in UTC by the server (the edit history) shown in the phone's own time and language.
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("time[data-local]").forEach(function (time) {
+      var at = new Date(time.getAttribute("datetime"));
+      if (!isNaN(at)) { time.textContent = at.toLocaleString(document.documentElement.lang || undefined); }
+    });
+  });
+})();

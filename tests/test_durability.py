@@ -240,7 +240,8 @@ def test_the_history_page_is_linked_from_the_match_page_and_shows_before_and_aft
     assert "Before" not in lines[2] and "After" in lines[2]
     before, after = lines[1].split("After", 1)
     assert '"Ann": 4' in before and '"Ann": 2' in after  # the counts as entered, then as corrected
-    assert all("phone " in line for line in lines)  # which phone did it
+    assert all("this phone" in line for line in lines)  # which phone did it, as that phone reads it
+    assert "Ann: tricks 4 → 2" in lines[1] and "Bob: tricks 3 → 5" in lines[1]  # what the correction changed
     assert all(re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", line) for line in lines)
 
 

@@ -11,7 +11,7 @@ from wtforms import FileField
 
 from .. import backup, matches
 from ..games import InvalidHand
-from . import phone
+from . import history_lines, phone
 from .errors import match_or_404
 from .forms import TableForm
 
@@ -27,7 +27,9 @@ class RestoreForm(TableForm):
 @bp.get("/m/<public_id>/history")
 def history(public_id: str):
     match = match_or_404(public_id)
-    return render_template("history.html", match=match, changes=matches.history(match))
+    changes = matches.history(match)
+    return render_template("history.html", match=match, changes=changes, lines=history_lines.lines,
+                           utc=history_lines.utc, who=history_lines.sources(changes, phone.source()))
 
 
 @bp.get("/m/<public_id>/export.json")
