@@ -110,7 +110,7 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, 
     form = game_pages.hand_form(before, variant, request.form if posted else None, stored)
     if posted and form.validate():
         try:
-            save(match, number, form.entry(), stored is None)
+            played = save(match, number, form.entry(), stored is None)
         except InvalidHand as err:
             form.refuse(err)
         except matches.Conflict as err:
@@ -118,7 +118,7 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, 
         else:
             # A new hand lands where the next one starts, the hand just saved summed up above it;
             # a correction, or the last hand of a match, lands on its row.
-            anchor = "saved" if stored is None and not matches.cached_replay(match).finished else f"hand-{number}"
+            anchor = "saved" if stored is None and not played.finished else f"hand-{number}"
             return redirect(url_for("pages.match", public_id=match.public_id, _anchor=anchor))
     return render_template(
         game_pages.template("hands"), match=match, before=before, upcoming=before.next(), number=number, variant=variant,
@@ -126,11 +126,11 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, 
     ), 422 if posted else 200
 
 
-def save(match: Match, number: int, entry: Entry, new: bool) -> None:
+def save(match: Match, number: int, entry: Entry, new: bool) -> Replay:
+    """Record or correct the hand; return the match replayed as it now is."""
     if new:
         # The form names the hand it was opened for: sent twice or from a stale page, it is refused (409)
         # instead of landing on the next hand, possibly under the next declarer.
         sent = request.form.get("number", type=int)
-        matches.record(match.public_id, entry, number if sent is None else sent, phone.source())
-    else:
-        matches.correct(match.public_id, number, entry, phone.source())
+        return matches.record(match.public_id, entry, number if sent is None else sent, phone.source())[1]
+    return matches.correct(match.public_id, number, entry, phone.source())[1]
