@@ -12,6 +12,16 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
            "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79")
 WIDTH, HEIGHT = 640, 240
 MARGIN = {"left": 44, "right": 12, "top": 12, "bottom": 28}
+LEGEND_CHARS = 19  # what a quarter of the legend's width holds at its font size
+
+
+def fitted(label: str, chars: int = LEGEND_CHARS) -> str:
+    """The label, cut with an ellipsis when longer than its place in the legend.
+
+    >>> fitted("Ann & Cid"), fitted("Dee " + "Q" * 36)
+    ('Ann & Cid', 'Dee QQQQQQQQQQQQQQ…')
+    """
+    return label if len(label) <= chars else label[: chars - 1].rstrip() + "…"
 
 
 def nice_step(span: int) -> int:
@@ -66,7 +76,7 @@ def running_totals_svg(labels: Sequence[str], lines: Sequence[Sequence[int]], ti
         lx, ly = MARGIN["left"] + (n % 4) * (plot_w / 4), HEIGHT + 6 + 18 * (n // 4)
         parts.append(f'<rect x="{lx:.1f}" y="{ly:.1f}" width="12" height="12" fill="{color}"/>')
         parts.append(f'<text x="{lx + 16:.1f}" y="{ly + 11:.1f}" font-size="12" fill="currentColor">'
-                     f'{escape(label)}</text>')
+                     f'<title>{escape(label)}</title>{escape(fitted(label))}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -120,6 +120,60 @@ function whole(text) {
   });
 })();
 
+// Dominoes: one player per place. A player chosen for a place is taken out of the other places,
+// and once three places are chosen by hand the last shows the one player left, said as such.
+(function () {
+  "use strict";
+  function groups(box) { return Array.prototype.slice.call(box.querySelectorAll(".chips")); }
+  function chosen(group) { var c = group.querySelector("input:checked"); return c ? c.value : null; }
+
+  function settle(box, changed) {
+    if (changed) {
+      changed.dataset.touched = "1";
+      changed.classList.remove("auto");
+      changed.querySelector(".filled-note").textContent = "";
+    }
+    var all = groups(box);
+    var open = all.filter(function (g) { return !g.dataset.touched; });
+    var taken = all.filter(function (g) { return g.dataset.touched; }).map(chosen).filter(Boolean);
+    open.forEach(function (g) {
+      if (g.classList.contains("auto")) { g.querySelectorAll("input").forEach(function (i) { i.checked = false; }); }
+      g.classList.remove("auto");
+      g.querySelector(".filled-note").textContent = "";
+    });
+    if (open.length === 1 && taken.length === all.length - 1) {
+      var left = open[0].querySelectorAll("input");
+      var rest = Array.prototype.filter.call(left, function (i) { return taken.indexOf(i.value) < 0; })[0];
+      if (rest) {
+        rest.checked = true;
+        open[0].classList.add("auto");
+        open[0].querySelector(".filled-note").textContent = box.dataset.rest
+          .replace("{place}", open[0].querySelector("legend").textContent)
+          .replace("{name}", rest.parentElement.querySelector("span").textContent);
+      }
+    }
+    all.forEach(function (g) {
+      var mine = chosen(g);
+      g.querySelectorAll("input").forEach(function (i) {
+        // Taken by another place chosen by hand (the one left, filled in, moves instead of blocking).
+        i.disabled = i.value !== mine && all.some(function (o) { return o !== g && o.dataset.touched && chosen(o) === i.value; });
+      });
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    var box = event.target.closest && event.target.closest(".places");
+    if (box) { settle(box, event.target.closest(".chips")); }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll(".places").forEach(function (box) {
+      // A hand being corrected: every place was entered by hand.
+      groups(box).forEach(function (g) { if (chosen(g)) { g.dataset.touched = "1"; } });
+      settle(box, null);
+    });
+  });
+})();
+
 // Cancellation Hearts: the live "hearts left / Black Marias left" counter, the rest filled in
 // the way the server fills it in, and the moon choice shown only when one player took everything.
 (function () {
@@ -184,10 +238,22 @@ function whole(text) {
     var maria = all.reduce(function (sum, r) { return sum + r.marias; }, 0);
     show(form.querySelector(".hearts-left"), HEARTS - total);
     show(form.querySelector(".marias-left"), MARIAS - maria);
+    summarise(form, all, seat);
     var shooter = all.filter(function (r) { return r.hearts === HEARTS && r.marias === MARIAS; })[0];
     var moon = form.querySelector(".moon"), who = moon.querySelector(".who");
     moon.dataset.shot = shooter ? "yes" : "no";
     if (shooter) { who.textContent = who.dataset.who.replace("{name}", function () { return shooter.name; }); }
+  }
+
+  // "Save records: Ann … ♥ · Bob … ♥ … Q♠ · Cid … ♥ (the rest)": what a tap on Save records.
+  function summarise(form, all, seat) {
+    var out = form.querySelector(".save-summary");
+    var marias = form.querySelector(".marias .what").textContent;
+    var parts = all.map(function (r, i) {
+      var part = r.name + " " + (r.hearts === null ? "–" : r.hearts) + " ♥" + (r.marias ? " " + r.marias + " " + marias : "");
+      return i === seat ? part + " " + out.dataset.rest : part;
+    });
+    out.textContent = out.dataset.label.replace("{counts}", parts.join(" · "));
   }
 
   function onChange(event) {
@@ -355,4 +421,18 @@ function whole(text) {
       if (!isNaN(at)) { time.textContent = at.toLocaleString(document.documentElement.lang || undefined); }
     });
   });
+})();
+
+// A sheet wider than the phone says it scrolls sideways; one that fits keeps quiet.
+(function () {
+  "use strict";
+  function hint() {
+    document.querySelectorAll("[data-scroll-hint]").forEach(function (note) {
+      var sheet = note.nextElementSibling;
+      note.hidden = !sheet || sheet.scrollWidth <= sheet.clientWidth + 1;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", hint);
+  document.addEventListener("scorekeeper:updated", hint);
+  window.addEventListener("resize", hint);
 })();

@@ -46,8 +46,8 @@ def enter(client: FlaskClient, match_id: str, hearts: list[Any], marias: list[in
 
 def saved(answer, match_id: str, number: int) -> None:
     assert answer.status_code == 302, answer.text
-    # a new hand lands above the next one (#saved), a correction or a match's last hand on its row
-    assert answer.headers["Location"] in (f"/m/{match_id}#saved", f"/m/{match_id}#hand-{number}")
+    # a new hand lands above the next one (#saved), the last hand of a match on the result, a correction on its row
+    assert answer.headers["Location"] in (f"/m/{match_id}#saved", f"/m/{match_id}#standings", f"/m/{match_id}#hand-{number}")
 
 
 def state(client: FlaskClient, match_id: str) -> dict[str, Any]:
@@ -201,11 +201,26 @@ def test_worked_example_1_entered_row_by_row(client):
 
 def test_the_rest_goes_to_the_player_ticked(client):
     match_id = start(client)
-    # Fay's row says 0, but she is ticked: she gets the 9 hearts and the Black Maria nobody else took.
+    # The 0 every row starts at is no count of its own: ticked, Fay takes the rest.
     saved(enter(client, match_id, [5, 0, 7, 3, 2, 0], [1, 0, 0, 0, 0, 0], rest_to="5"), match_id, 1)
+    assert state(client, match_id)["hands"][0]["entry"]["hearts"]["Fay"] == 9
+    match_id = start(client)
+    # Fay's row is empty and she is ticked: she gets the 9 hearts and the Black Maria nobody else took.
+    saved(enter(client, match_id, [5, 0, 7, 3, 2, None], [1, 0, 0, 0, 0, 0], rest_to="5"), match_id, 1)
     (hand,) = state(client, match_id)["hands"]
     assert hand["entry"]["hearts"]["Fay"] == 9 and hand["entry"]["black_marias"]["Fay"] == 1
     assert totals(client, match_id) == [18, 0, 7, 3, 2, 22]
+
+
+def test_a_typed_count_is_never_replaced_by_the_rest(client):
+    match_id = start(client)
+    # Fay's row says 3 and she is ticked as taking the rest, 9: the table has to say which is right.
+    answer = enter(client, match_id, [5, 0, 7, 3, 2, 3], [1, 0, 0, 0, 0, 0], rest_to="5")
+    assert answer.status_code == 422
+    assert error_beside(answer.text, "hearts") == (
+        "Fay has 3 hearts typed in but would take the rest, 9: clear the count or untick “Took the rest”.")
+    assert value_of(answer.text, "hearts_5") == "3" and checked(answer.text, "rest_to") == ["5"]
+    assert state(client, match_id)["hands"] == []
 
 
 def test_the_rest_goes_to_the_only_player_left_empty(client):
@@ -216,7 +231,7 @@ def test_the_rest_goes_to_the_only_player_left_empty(client):
 
 def test_the_rest_is_everything_so_the_moon_choice_counts(client):
     match_id = start(client)
-    saved(enter(client, match_id, [0] * 6, rest_to="2", moon="add"), match_id, 1)
+    saved(enter(client, match_id, [0, 0, None, 0, 0, 0], rest_to="2", moon="add"), match_id, 1)
     (hand,) = state(client, match_id)["hands"]
     assert hand["moon_shooter"] == "Cid" and hand["entry"]["moon"] == "add"
     assert totals(client, match_id) == [26, 26, 0, 26, 26, 26]
@@ -251,7 +266,7 @@ def test_27_hearts_are_refused_with_the_reason_beside_the_hearts_and_the_typed_v
 
 def test_a_missing_moon_choice_is_refused_beside_the_choice_and_the_rest_stays_ticked(client):
     match_id = start(client)
-    answer = enter(client, match_id, [0] * 6, rest_to="2")
+    answer = enter(client, match_id, [0, 0, None, 0, 0, 0], rest_to="2")
     assert answer.status_code == 422
     page = answer.text
     assert error_beside(page, "moon") == "Cid shot the moon: choose subtract (from Cid) or add (to everyone else)."

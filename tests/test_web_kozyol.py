@@ -47,8 +47,8 @@ def by_points(client: FlaskClient, pid: str, side: int, points: int, number: int
 
 def saved(answer, pid: str, number: int) -> None:
     assert answer.status_code == 302, text(answer)
-    # a new hand lands above the next one (#saved), a correction or a match's last hand on its row
-    assert answer.headers["Location"] in (f"/m/{pid}#saved", f"/m/{pid}#hand-{number}")
+    # a new hand lands above the next one (#saved), the last hand of a match on the result, a correction on its row
+    assert answer.headers["Location"] in (f"/m/{pid}#saved", f"/m/{pid}#standings", f"/m/{pid}#hand-{number}")
 
 
 def state(client: FlaskClient, pid: str) -> dict[str, Any]:

@@ -117,8 +117,8 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, 
             form.form_errors.append(translate(err.reason))
         else:
             # A new hand lands where the next one starts, the hand just saved summed up above it;
-            # a correction, or the last hand of a match, lands on its row.
-            anchor = "saved" if stored is None and not played.finished else f"hand-{number}"
+            # the hand that ends the match lands on the result; a correction lands on its row.
+            anchor = f"hand-{number}" if stored is not None else "standings" if played.finished else "saved"
             return redirect(url_for("pages.match", public_id=match.public_id, _anchor=anchor))
     return render_template(
         game_pages.template("hands"), match=match, before=before, upcoming=before.next(), number=number, variant=variant,

@@ -77,7 +77,14 @@ class HandForm(TableForm):
 
     def entry(self) -> Entry:
         """The API-shaped entry for a validated form, the rest filled in."""
-        counted, marias, _ = self.counts()
+        counted, marias, rest = self.counts()
+        typed = None if rest is None else self[f"hearts_{rest}"].data
+        if typed and typed != counted[rest]:
+            # "Took the rest" ticked on a row with a count of its own (not the 0 every row starts at):
+            # which of the two is right is the table's call, not the app's.
+            raise refuse("hearts", N_("{name} has {typed} hearts typed in but would take the rest, {rest}: "
+                                      "clear the count or untick “Took the rest”."),
+                         name=self.players[rest], typed=typed, rest=counted[rest])
         missing = [seat for seat, count in enumerate(counted) if count is None]
         if missing:
             raise refuse("hearts", N_("Enter the hearts of {name}, or leave only one player's hearts empty."),

@@ -36,7 +36,8 @@ def working(public_id: str, number: int):
     if not 1 <= number <= len(played.hands):
         abort(404)
     return render_template(GAME_PAGES[match.game].template("working"), match=match, replay=played,
-                           hand=played.hands[number - 1])
+                           hand=played.hands[number - 1], last=number == len(played.hands),
+                           can_edit=phone.can_edit(match), token_form=TableForm())
 
 
 @bp.get("/qr/<kind>.svg")

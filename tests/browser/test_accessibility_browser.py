@@ -9,6 +9,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from .conftest import report
+from .matches import made
 
 BARBU = ["Ann", "Bob", "Cid", "Dee"]
 HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -37,19 +38,6 @@ SMALL_TARGETS = """() => {
   });
   return {small: [...new Set(found)], exempt: [...new Set(exempt)]};
 }""" % {"tap": TAP}  # noqa: UP031 (JavaScript: an f-string would double every brace)
-
-
-def made(page: Any, game: str, players: list[str], options: dict[str, Any], hands: list[dict[str, Any]]) -> str:
-    """A match made over the API with a few hands, opened on this phone with its edit link."""
-    answer = page.context.request.post("/api/v1/matches", data={"game": game, "players": players, "options": options})
-    assert answer.status == 201, answer.text()
-    match = answer.json()
-    for hand in hands:
-        sent = page.context.request.post(f"/api/v1/matches/{match['id']}/hands", data=hand,
-                                         headers={"Authorization": f"Bearer {match['edit_key']}"})
-        assert sent.status == 201, sent.text()
-    page.goto(match["edit_url"])
-    return match["id"]
 
 
 def key_pages(page: Any) -> list[tuple[str, str]]:

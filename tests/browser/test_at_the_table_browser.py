@@ -47,7 +47,7 @@ def test_the_working_of_a_deal_undo_taken_back_and_a_new_link_asked_first(phone,
     tap(editor.get_by_role("link", name="Back to the score sheet"))
 
     # Undo is one tap; putting the deal back is one more.
-    tap(editor.locator("#hand-1").get_by_role("button", name="Undo"))
+    tap(editor.locator("#saved").get_by_role("button", name="Undo deal 1"))
     expect(editor.get_by_text("Hand 1 undone.")).to_be_visible()
     tap(editor.get_by_role("button", name="Put hand 1 back"))
     expect(editor.get_by_text("Hand 1 is back.")).to_be_visible()
@@ -81,44 +81,122 @@ def test_a_count_that_does_not_add_up_is_refused_not_filled_in(phone, new_match,
 
 
 def landed_on_the_next_hand(page, start: Any, saved: str) -> None:
-    """After Save the phone shows the hand just saved and the next hand's start, with no scrolling by the test."""
+    """After Save the phone shows the hand just saved and the next hand's start, with no scrolling by the test.
+
+    The test never scrolls the match page: the next tap goes where the phone landed, which is checked to be
+    on screen first (a tap on an element off screen would scroll to it, and that is what must not be needed).
+    """
     expect(page.locator("#saved")).to_contain_text(saved)
     expect(page.locator("#saved")).to_be_in_viewport()
     expect(start).to_be_in_viewport()
 
 
-def test_hands_follow_each_other_without_scrolling_back(phone, new_match, tap):
-    four = phone()
-    new_match(four, "kozyol", PLAYERS, **{"Who deals first": "0"})
-    for number, points in enumerate(["45", "75", "60", "90", "20"], 1):
-        start = four.get_by_role("link", name=f"Enter deal {number}")
+def test_a_whole_kozyol_series_without_scrolling_back(phone, new_match, tap):
+    page = phone()
+    new_match(page, "kozyol", PLAYERS, **{"Who deals first": "0"})
+    # 45 (Ann & Cid lose 2), 75 (Bob & Dee lose 2), 60 (eggs), then Ann & Cid lose 4 twice (doubled after eggs).
+    points = ["45", "75", "60", "20", "25", "20"]
+    for number, deal in enumerate(points, 1):
         if number > 1:
-            landed_on_the_next_hand(four, start, f"Deal {number - 1}:")
-        enter_deal(four, tap, number, points)
+            landed_on_the_next_hand(page, page.get_by_role("link", name=f"Enter deal {number}"), f"Deal {number - 1}:")
+        enter_deal(page, tap, number, deal)
+        if page.locator(".result.goat").count():
+            break
+    expect(page.locator(".result.goat")).to_contain_text("Series over")
+    expect(page.locator(".result.goat")).to_be_in_viewport()
 
+
+def test_a_whole_barbu_match_without_scrolling_back(phone, new_match, tap):
     barbu = phone()
     new_match(barbu, "barbu", PLAYERS, **{"Who declares first": "0"})
     counted = {"No Tricks": [4, 3, 5], "No Queens": [1, 0, 2], "No Hearts": [4, 3, 2], "Trumps": [6, 3, 1]}
     chosen = {"Barbu": ["Who took the king of hearts?"],
               "No Last Two": ["Who won trick 12?", "Who won trick 13, the last?"],
-              "Dominoes": ["Went out first", "Second", "Third", "Last"]}
-    for number, contract in enumerate(["No Tricks", "No Queens", "No Hearts", "Trumps", "Barbu", "No Last Two",
-                                       "Dominoes"], 1):
-        start = barbu.locator("#next").get_by_role("link", name=contract, exact=True)
+              "Dominoes": ["Went out first", "Second", "Third"]}  # the last place is the one player left
+    contracts = ["No Tricks", "No Queens", "No Hearts", "Trumps", "Barbu", "No Last Two", "Dominoes"]
+    number = 0
+    for block in range(len(PLAYERS)):
+        for contract in contracts:
+            number += 1
+            start = barbu.locator("#next").get_by_role("link", name=contract, exact=True)
+            if number > 1:
+                landed_on_the_next_hand(barbu, start, f"Hand {number - 1},")
+            tap(start)
+            if contract in counted:
+                groups = barbu.locator("fieldset.counted .chips.count")
+                for seat, count in enumerate(counted[contract]):
+                    tap(groups.nth(seat).get_by_role("radio", name=str(count), exact=True))
+            for seat, legend in enumerate(chosen.get(contract, [])):
+                tap(barbu.locator("fieldset.chips", has=barbu.locator("legend", has_text=legend))
+                    .get_by_role("radio", name=PLAYERS[(seat + block) % len(PLAYERS)], exact=True))
+            if contract == "No Hearts":
+                tap(barbu.locator("fieldset.chips", has=barbu.locator("legend", has_text="ace of hearts"))
+                    .get_by_role("radio", name="Ann", exact=True))
+            tap(barbu.get_by_role("button", name=f"Save hand {number}"))
+            barbu.wait_for_url("**/m/*")
+    assert number == 28
+    result = barbu.locator(".standings .result")
+    expect(result).to_contain_text("Winner")
+    expect(result).to_be_in_viewport()
+
+
+def test_a_whole_hearts_game_without_scrolling_back(phone, new_match, tap):
+    page = phone()
+    six = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+    new_match(page, "hearts", six, **{"Who deals first": "0"})
+    number = 0
+    while not page.locator(".standings .result").count():
+        number += 1
+        start = page.get_by_role("link", name=f"Enter hand {number}")
         if number > 1:
-            landed_on_the_next_hand(barbu, start, f"Hand {number - 1},")
+            landed_on_the_next_hand(page, start, f"Hand {number - 1}:")
         tap(start)
-        if contract in counted:
-            groups = barbu.locator("fieldset.counted .chips.count")
-            for seat, count in enumerate(counted[contract]):
-                tap(groups.nth(seat).get_by_role("radio", name=str(count), exact=True))
-        for seat, legend in enumerate(chosen.get(contract, [])):
-            tap(barbu.locator("fieldset.chips", has=barbu.locator("legend", has_text=legend))
-                .get_by_role("radio", name=PLAYERS[seat], exact=True))
-        if contract == "No Hearts":
-            tap(barbu.locator("fieldset.chips", has=barbu.locator("legend", has_text="ace of hearts"))
-                .get_by_role("radio", name="Ann", exact=True))
-        tap(barbu.get_by_role("button", name=f"Save hand {number}"))
-        barbu.wait_for_url("**/m/*")
-    landed_on_the_next_hand(barbu, barbu.locator("#next").get_by_role("link", name="No Tricks", exact=True),
-                            "Hand 7, Dominoes:")
+        # Bob took 6 hearts, Ann took the rest: 20 hearts and both Black Marias.
+        tap.type(page.locator('.player-row[data-name="Bob"]').get_by_role("spinbutton", name="Bob", exact=True), "6")
+        tap(page.locator('.player-row[data-name="Ann"]').get_by_role("radio", name="Took the rest"))
+        tap(page.get_by_role("button", name=f"Save hand {number}"))
+        page.wait_for_url("**/m/*")
+        assert number < 10, "the game should be over by now"
+    expect(page.locator(".standings .result")).to_contain_text("Winner")
+    expect(page.locator(".standings .result")).to_be_in_viewport()
+
+
+def test_dominoes_put_each_player_in_one_place_and_say_who_is_left(phone, new_match, tap):
+    page = phone()
+    new_match(page, "barbu", PLAYERS, **{"Who declares first": "0"})
+    tap(page.locator("#next").get_by_role("link", name="Dominoes", exact=True))
+
+    def place(legend: str) -> Any:
+        return page.locator("fieldset.chips", has=page.locator("legend", has_text=legend))
+
+    tap(place("Went out first").get_by_role("radio", name="Ann", exact=True))
+    tap(place("Second").get_by_role("radio", name="Bob", exact=True))
+    for taken in ("Ann", "Bob"):  # a player already placed cannot be put in a second place
+        expect(place("Third").get_by_role("radio", name=taken, exact=True)).to_be_disabled()
+        expect(place("Last").get_by_role("radio", name=taken, exact=True)).to_be_disabled()
+    expect(place("Last").get_by_role("radio", name="Dee", exact=True)).not_to_be_checked()  # nothing assumed yet
+    tap(place("Third").get_by_role("radio", name="Cid", exact=True))
+    expect(place("Last").get_by_role("radio", name="Dee", exact=True)).to_be_checked()
+    expect(place("Last").locator(".filled-note")).to_have_text("Last: Dee, the one left")
+    # Changing a place moves the one left with it.
+    tap(place("Second").get_by_role("radio", name="Dee", exact=True))
+    expect(place("Last").get_by_role("radio", name="Bob", exact=True)).to_be_checked()
+    expect(place("Last").locator(".filled-note")).to_have_text("Last: Bob, the one left")
+    tap(page.get_by_role("button", name="Save hand 1"))
+    page.wait_for_url("**/m/*")
+    order = page.request.get(f"/api/v1/matches/{page.url.rsplit('/', 1)[-1]}").json()["hands"][0]["entry"]["order"]
+    assert order == ["Ann", "Dee", "Cid", "Bob"]
+
+
+def test_hearts_save_says_what_it_records_and_who_takes_the_rest(phone, new_match, tap):
+    page = phone()
+    six = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+    new_match(page, "hearts", six, **{"Who deals first": "0"})
+    tap(page.get_by_role("link", name="Enter hand 1"))
+    summary = page.locator(".save-summary")
+    expect(summary).to_have_text("Save records: Ann 0 ♥ · Bob 0 ♥ · Cid 0 ♥ · Dee 0 ♥ · Eve 0 ♥ · Fay 0 ♥")
+    tap.type(page.locator('.player-row[data-name="Bob"]').get_by_role("spinbutton", name="Bob", exact=True), "6")
+    tap(page.locator('.player-row[data-name="Cid"]').get_by_role("radio", name="Took the rest"))
+    expect(page.locator('.player-row[data-name="Cid"] .rest-note')).to_have_text("Gets the rest: 20 ♥, 2 Q♠")
+    expect(summary).to_have_text("Save records: Ann 0 ♥ · Bob 6 ♥ · Cid 20 ♥ 2 Q♠ (the rest) · Dee 0 ♥ · Eve 0 ♥ · Fay 0 ♥")
+    expect(summary).to_be_visible()

@@ -102,7 +102,8 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
 
     # Correct hand 1: Bob took 4 tricks, Cid 7; everything after it is recomputed.
     editor.goto(f"/m/{match_id}")
-    tap(editor.locator("#hand-1").get_by_role("link", name="Edit"))
+    tap(editor.locator("#hand-1 .working-link"))
+    tap(editor.get_by_role("link", name="Correct hand 1"))
     expect(editor.get_by_role("heading", level=1)).to_have_text("Correcting hand 1: No Tricks")
     counts(editor, tap, "tricks", {BOB: 4, CID: 7})
     expect(editor.locator("output.remaining")).to_have_text("13 tricks: all counted")
@@ -115,7 +116,7 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
 
     # Undo the last hand, again through the second server process.
     editor.goto(f"{second_server}/m/{match_id}")
-    since = live.saved(editor, lambda: tap(editor.locator("#hand-3").get_by_role("button", name="Undo")))
+    since = live.saved(editor, lambda: tap(editor.locator("#saved").get_by_role("button", name="Undo hand 3")))
     expect(editor.get_by_text("Hand 3 was undone.")).to_be_visible()
     live.wait("undone hand, by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(state="detached", timeout=ms))

@@ -96,7 +96,8 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
 
     # Correct hand 1: Gus took 4 hearts, Hal 1.
     editor.goto(f"/m/{match_id}")
-    tap(editor.locator("#hand-1").get_by_role("link", name="Edit"))
+    tap(editor.locator("#hand-1 .working-link"))
+    tap(editor.get_by_role("link", name="Correct hand 1"))
     expect(editor.get_by_role("heading", level=1)).to_contain_text("Correcting hand 1")
     expect(row(editor, "Gus").get_by_role("spinbutton", name="Gus", exact=True)).to_have_value("5")
     hearts(editor, tap, {"Gus": 4, "Hal": 1})
@@ -109,7 +110,7 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
 
     # Undo hand 3 through the second server process.
     editor.goto(f"{second_server}/m/{match_id}")
-    since = live.saved(editor, lambda: tap(editor.locator("#hand-3").get_by_role("button", name="Undo")))
+    since = live.saved(editor, lambda: tap(editor.locator("#saved").get_by_role("button", name="Undo hand 3")))
     expect(editor.get_by_text("Hand 3 was undone.")).to_be_visible()
     live.wait("undone hand, by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(state="detached", timeout=ms))

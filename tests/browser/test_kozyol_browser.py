@@ -83,7 +83,8 @@ def test_a_kozyol_series_from_a_phone_with_a_watcher(phone, new_match, tap, scre
 
     # Correct deal 1: an ace and a king fewer in the pile, 30 points: now 4 defeat points.
     editor.goto(f"/m/{match_id}")
-    tap(editor.locator("#hand-1").get_by_role("link", name="Edit"))
+    tap(editor.locator("#hand-1 .working-link"))
+    tap(editor.get_by_role("link", name="Correct deal 1"))
     expect(editor.get_by_role("radio", name="Count the cards")).to_be_checked()  # counted as entered
     step(editor, tap, "Aces", 1, "one less")
     step(editor, tap, "Kings", 1, "one less")
@@ -96,7 +97,7 @@ def test_a_kozyol_series_from_a_phone_with_a_watcher(phone, new_match, tap, scre
 
     # Undo the eggs through the second server process.
     editor.goto(f"{second_server}/m/{match_id}")
-    since = live.saved(editor, lambda: tap(editor.locator("#hand-3").get_by_role("button", name="Undo")))
+    since = live.saved(editor, lambda: tap(editor.locator("#saved").get_by_role("button", name="Undo deal 3")))
     expect(editor.get_by_text("Hand 3 was undone.")).to_be_visible()
     live.wait("undone deal, by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(state="detached", timeout=ms))
