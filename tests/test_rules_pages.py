@@ -167,6 +167,18 @@ def test_every_limit_of_a_game_is_a_row_of_its_page(client):
             assert table.get(what) == allowed, (game, what, table.get(what))
 
 
+def test_a_new_limit_is_one_more_line_in_its_games_list(client, monkeypatch):
+    """A limit the engine starts to enforce (here a made-up cap on hands) shows once added to LIMITS."""
+    from scorekeeper.web import rulebook
+
+    capped = rulebook.limit("Hands in a match", rulebook.BETWEEN, low=1, high=barbu.HANDS * 2)
+    monkeypatch.setitem(rulebook.LIMITS, "hearts", [*rulebook.LIMITS["hearts"], capped])
+    table = {cells[0]: cells[1] for cells in rows(read(client, "/rules/hearts")) if len(cells) == 2}
+    assert table["Hands in a match"] == f"1 to {barbu.HANDS * 2}"
+    french = {cells[0]: cells[1] for cells in rows(read(client, "/rules/hearts", "fr")) if len(cells) == 2}
+    assert french["Donnes dans une partie"] == f"de 1 à {barbu.HANDS * 2}"
+
+
 def test_a_page_for_no_match_says_what_a_match_gets_by_default(client):
     assert uses(read(client, "/rules/kozyol")) == {
         "Defeat points that end the series": str(kozyol.DEFAULT_TARGET),
