@@ -14,6 +14,7 @@ from flask import Blueprint, abort, make_response, render_template
 from flask_babel import gettext as _
 
 from ..games import GAMES
+from ..models import Match
 from . import rule_tables, rulebook
 from .errors import match_or_404
 
@@ -25,7 +26,7 @@ def game(game: str):
     if game not in GAMES:
         abort(make_response(render_template("error.html", status=404, message=_("There is no such game.")), 404))
     defaults = rulebook.defaults(GAMES[game])
-    return page(game, list(rulebook.EXAMPLE_PLAYERS[:GAMES[game].min_players]), defaults, match=None)
+    return page(game, list(rulebook.EXAMPLE_PLAYERS), defaults, match=None)
 
 
 @bp.get("/m/<public_id>/rules")
@@ -36,7 +37,7 @@ def match(public_id: str):
     return page(found.game, list(found.players), options, match=found)
 
 
-def page(slug: str, players: list[str], options: Mapping[str, Any], match: Any) -> str:
+def page(slug: str, players: list[str], options: Mapping[str, Any], match: Match | None) -> str:
     """A game's rules page, for a match or for none."""
     return render_template(
         f"rules/{slug}.html", game=GAMES[slug], match=match, options=options, players=players,
