@@ -15,7 +15,8 @@ BARBU = ["Ann", "Bob", "Cid", "Dee"]
 HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SERIOUS = {"serious", "critical"}
 TAP = 44  # CSS pixels, both ways
-DARK_SCREENSHOTS = {"barbu-match", "barbu-no-queens", "kozyol-match", "kozyol-deal", "hearts-match", "hearts-hand"}
+DARK_SCREENSHOTS = {"barbu-match", "barbu-no-queens", "kozyol-match", "kozyol-deal", "hearts-match", "hearts-hand",
+                    "barbu-rules"}
 
 # Controls smaller than a thumb. Exempt: a link inside a sentence ("Ann declares. Other contract"),
 # which the text around it would have to move away from; its line is its target.
@@ -71,6 +72,10 @@ def key_pages(page: Any) -> list[tuple[str, str]]:
         ("hearts-match", f"/m/{hearts}"),
         ("hearts-hand", f"/m/{hearts}/hands/new"),
         ("hearts-table", f"/m/{hearts}/table"),
+        *[(f"rules-{game}", f"/rules/{game}") for game in ("barbu", "kozyol", "hearts")],
+        ("barbu-rules", f"/m/{barbu}/rules"),
+        ("kozyol-rules", f"/m/{kozyol}/rules"),
+        ("hearts-rules", f"/m/{hearts}/rules"),
     ]
 
 
@@ -111,7 +116,7 @@ def test_every_key_page_is_accessible_at_phone_size(phone, screenshot, scheme):
     screenshot(page, "barbu-refused")
     # A phone that only watches (no edit key) sees other things: contracts as tags, a note.
     watcher = phone(color_scheme=scheme)
-    for name in ("barbu-match", "kozyol-match", "hearts-match"):
+    for name in ("barbu-match", "kozyol-match", "hearts-match", "kozyol-rules"):
         watcher.goto(dict(pages)[name])
         check(watcher, f"{name}-watching", problems, exempt)
     report("touch-target-exemptions", scheme, exempt)
