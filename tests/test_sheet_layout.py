@@ -7,6 +7,7 @@ Read back with poppler: pdftotext -bbox gives each word's box, -layout the lines
 from __future__ import annotations
 
 import html
+import logging
 import re
 import shutil
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper import pdf
 from test_pdf import pages, poppler, save, squeezed
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
@@ -97,3 +99,11 @@ def test_a_kozyol_sheet_with_long_names_keeps_them_on_the_paper(client, tmp_path
     flat = squeezed(poppler("pdftotext", str(path), "-"))
     for name in names:
         assert squeezed(name) in flat, name
+
+
+def test_the_sheet_stylesheet_is_read_by_weasyprint_without_a_warning(client, caplog):
+    """What only a browser understands (the phone's width query) stays where WeasyPrint skips it."""
+    pdf._parsed.clear()
+    with caplog.at_level(logging.WARNING, logger="weasyprint"):
+        assert client.get("/sheets/hearts.pdf").status_code == 200
+    assert [record.getMessage() for record in caplog.records] == []
