@@ -21,8 +21,16 @@ TEST_SYSTEM_PACKAGES = {
     "pdftotext": "poppler-utils",
     # tests/browser/ drive Debian's Chromium through Playwright (never `playwright install`).
     "chromium": "chromium",
-    # The browser tests' screenshots show the symbols the pages use (♠ ♥ ♦ ♣ ★ ☾ 🥚), not empty boxes.
+    # The browser tests' screenshots show the symbols the pages use (♠ ♥ ♦ ♣ ★ ☾ 🥚), not empty boxes;
+    # the PDF sheets print emoji in names with it (tests/test_sheet_scripts.py).
     "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf": "fonts-noto-color-emoji",
+    # tests/test_sheet_scripts.py prints names in every script on the PDF sheets: Arabic, Hebrew,
+    # Devanagari, Thai and the other scripts outside the bundled font (12 MB to download) ...
+    "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf": "fonts-noto-core",
+    # ... Chinese, Japanese and Korean in one font of 1.6 MB (fonts-noto-cjk would be 56 MB) ...
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc": "fonts-wqy-microhei",
+    # ... and asks fontconfig which installed fonts cover each language.
+    "fc-list": "fontconfig",
 }
 # The PostgreSQL clusters Debian's postgresql package sets up, one folder per version.
 POSTGRES_CLUSTERS = Path("/etc/postgresql")

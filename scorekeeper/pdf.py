@@ -6,10 +6,12 @@ refuses every other URL by raising ValueError, which WeasyPrint reports and skip
 no ``file:``, no ``data:``, nothing outside the folder. WeasyPrint's FatalURLFetchingError is a
 BaseException that error handlers do not catch, so it is never used.
 
-Fonts come from @font-face rules in static/sheet.css and so through the same fetcher. One
-FontConfiguration serves the whole process (a fresh one per render leaks memory), and the sheet
-stylesheet is parsed once against it. WeasyPrint and Pango are not thread-safe, so renders take
-turns behind a lock and no two threads ever touch the shared state at once.
+The sheet's own font comes from @font-face rules in static/sheet.css and so through the same
+fetcher; a name in another script falls back to the machine's fonts, which Pango reads from disk
+through fontconfig (never through a URL). One FontConfiguration serves the whole process (a
+fresh one per render leaks memory), and the sheet stylesheet is parsed once against it.
+WeasyPrint and Pango are not thread-safe, so renders take turns behind a lock and no two threads
+ever touch the shared state at once.
 """
 
 from __future__ import annotations
