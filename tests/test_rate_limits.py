@@ -278,3 +278,8 @@ def test_two_servers_share_their_counts_through_redis(two_servers: tuple[Server,
     wrong = [server.call("POST", path, FIRST_HAND, bearer("guess"))[0] for server in (one, two, one, two)]
     assert wrong == [403, 403, 403, 429]
     assert one.call("POST", path, FIRST_HAND, bearer(match["edit_key"]))[0] == 201
+
+
+def test_a_mistyped_limit_stops_the_start(database_url: str):
+    with pytest.raises(ValueError, match="30 a minute"):
+        limited(database_url, RATELIMIT_PDFS="30 a minute")

@@ -50,8 +50,9 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
     "sheets.match_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "sheets.blank_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
 }
-# Endpoints whose 403 means "that edit key is not this match's".
+# Endpoints whose 403 means "that edit key is not this match's", and the limits of those 403s.
 KEY_CHECKS = frozenset({"api.record", "api.correct", "api.undo", "api.rotate_key", "pages.join"})
+WRONG_KEYS = ("RATELIMIT_WRONG_KEYS", "RATELIMIT_WRONG_KEYS_PER_MATCH")  # per address, per match
 
 
 def init_app(app: Flask) -> None:
@@ -62,6 +63,8 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(TooManyRequests, too_many)
     if not app.config["RATELIMIT_ENABLED"]:
         return
+    for setting in {*(setting for setting, _scope, _deduct in LIMITED.values()), *WRONG_KEYS}:
+        parse_many(app.config[setting])  # a mistyped limit stops the start, not a request later
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["rate_limits"] = limiter
     for endpoint, (setting, scope, deduct) in LIMITED.items():
@@ -75,9 +78,9 @@ def count_wrong_key(response: Response) -> Response:
     if response.status_code != 403 or request.endpoint not in KEY_CHECKS:
         return response
     public_id = (request.view_args or {}).get("public_id", "")
-    config = current_app.config
-    seconds = hit([(config["RATELIMIT_WRONG_KEYS"], "wrong-key-address", get_remote_address()),
-                   (config["RATELIMIT_WRONG_KEYS_PER_MATCH"], "wrong-key-match", public_id)])
+    per_address, per_match = (current_app.config[setting] for setting in WRONG_KEYS)
+    seconds = hit([(per_address, "wrong-key-address", get_remote_address()),
+                   (per_match, "wrong-key-match", public_id)])
     return response if seconds is None else make_response(too_many(TooManyRequests(retry_after=seconds)))
 
 
