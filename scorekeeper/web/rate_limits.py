@@ -59,7 +59,7 @@ def init_app(app: Flask) -> None:
     """Count requests per address on the limited endpoints; answer 429 over a limit."""
     if app.config["PROXIES"]:
         hops = int(app.config["PROXIES"])
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
     app.register_error_handler(TooManyRequests, too_many)
     if not app.config["RATELIMIT_ENABLED"]:
         return
