@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -37,19 +37,26 @@ FIRST_HAND = {"contract": "barbu", "king_of_hearts": "Bob"}
 TOO_MANY = "Too many requests from this connection in a short time."
 
 
-def limited(database_url: str, **settings) -> Flask:
-    return create_app({"TESTING": True, "SECRET_KEY": "limits", "SQLALCHEMY_DATABASE_URI": database_url,
-                       "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": True, **LOW, **settings})
+@pytest.fixture
+def limited(database_url: str) -> Iterator[Callable[..., Flask]]:
+    """Make the app with its rate limits on, set low, counting in memory (settings change them)."""
+    made: list[Flask] = []
+
+    def make(**settings) -> Flask:
+        made.append(create_app({"TESTING": True, "SECRET_KEY": "limits", "SQLALCHEMY_DATABASE_URI": database_url,
+                                "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": True, **LOW, **settings}))
+        return made[-1]
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
 
 
 @pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
-    """The app with its rate limits on, set low, counting in memory."""
-    app = limited(database_url)
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+def app(limited: Callable[..., Flask]) -> Flask:
+    return limited()
 
 
 def from_address(app: Flask, address: str) -> FlaskClient:
@@ -206,8 +213,8 @@ def test_wrong_edit_links_answer_a_page_with_the_sentence_and_the_watch_link(app
 # -- the client's address behind a proxy -----------------------------------------------------------
 
 
-def test_behind_a_proxy_each_phone_counts_by_the_address_the_proxy_saw(database_url: str):
-    proxied = limited(database_url, PROXIES=1)
+def test_behind_a_proxy_each_phone_counts_by_the_address_the_proxy_saw(limited: Callable[..., Flask]):
+    proxied = limited(PROXIES=1)
     proxy = from_address(proxied, "127.0.0.1")
     for _ in range(3):
         assert proxy.post("/api/v1/matches", json=NEW, headers={"X-Forwarded-For": "192.0.2.1"}).status_code == 201
@@ -226,8 +233,8 @@ def test_without_the_proxy_setting_a_forged_forwarded_for_header_dodges_nothing(
 # -- a shared store ------------------------------------------------------------------------------------
 
 
-def test_a_store_that_does_not_answer_leaves_the_table_playing(database_url: str):
-    unreachable = limited(database_url, RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{free_port()}/0")
+def test_a_store_that_does_not_answer_leaves_the_table_playing(limited: Callable[..., Flask]):
+    unreachable = limited(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{free_port()}/0")
     phone = from_address(unreachable, "192.0.2.1")
     for _ in range(5):
         made = phone.post("/api/v1/matches", json=NEW)
@@ -280,6 +287,6 @@ def test_two_servers_share_their_counts_through_redis(two_servers: tuple[Server,
     assert one.call("POST", path, FIRST_HAND, bearer(match["edit_key"]))[0] == 201
 
 
-def test_a_mistyped_limit_stops_the_start(database_url: str):
+def test_a_mistyped_limit_stops_the_start(limited: Callable[..., Flask]):
     with pytest.raises(ValueError, match="30 a minute"):
-        limited(database_url, RATELIMIT_PDFS="30 a minute")
+        limited(RATELIMIT_PDFS="30 a minute")
