@@ -33,7 +33,12 @@ ERRORS = {
     "413": "The body is larger than the server accepts (setting MAX_CONTENT_LENGTH, 256 KiB unless changed).",
     "422": "The entry breaks a rule (sums, legal doubles, unknown player, out-of-range numbers); "
            "`fields` says which field and why.",
+    "429": "Too many requests from this address in a short time: matches made, backups restored or PDFs "
+           "rendered, or wrong edit keys (counted per address and per match; a right key is never refused). "
+           "`Retry-After` says how many seconds to wait. The limits are the server's settings (README).",
 }
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again.",
+                               "schema": {"type": "integer", "minimum": 1}}}
 ETAG = {"ETag": {"description": "The match's version; send it back in If-None-Match.",
                  "schema": {"type": "string"}}}
 
@@ -62,8 +67,8 @@ def operation(operation_id: str, summary: str, responses: dict[str, Any], *, wri
     codes = {**responses}
     if request is not None:
         codes.update({"400": error("400"), "413": error("413")})
-    if write:
-        codes.update({"401": error("401"), "403": error("403"), "404": error("404")})
+    if write:  # a wrong key, sent too often, is answered 429
+        codes.update({"401": error("401"), "403": error("403"), "404": error("404"), "429": error("429")})
     out: Schema = {"operationId": operation_id, "summary": summary, "tags": ["matches"],
                    "responses": dict(sorted(codes.items()))}
     if description:
@@ -110,7 +115,7 @@ def paths() -> Schema:
             "createMatch", "Create a match", {
                 "201": state("The new match, with its edit key and edit link.", "CreatedMatch")
                 | {"links": CREATED_LINKS},
-                "422": error("422")},
+                "422": error("422"), "429": error("429")},
             request=body("NewMatch", examples=NEW_MATCHES))},
         match: {"get": operation(
             "readMatch", "Read a match", {
@@ -149,7 +154,8 @@ def paths() -> Schema:
             parameters=[MATCH_ID])},
         f"{prefix}/matches/import": {"post": operation(
             "importMatch", "Rebuild a match from an export, as a new match",
-            {"201": state("The new match, with a new edit key.", "CreatedMatch"), "422": error("422")},
+            {"201": state("The new match, with a new edit key.", "CreatedMatch"), "422": error("422"),
+             "429": error("429")},
             request=body("Export", examples={"kozyol": EXPORT}),
             description="Every hand is checked again; the new match gets a new id.")},
         f"{match}/key": {"post": operation(
@@ -162,7 +168,7 @@ def paths() -> Schema:
             {"200": {"description": "The score sheet, printed in the match's language (else the reader's).",
                      "headers": {"Content-Disposition": {"schema": {"type": "string"}}},
                      "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
-             "404": error("404")},
+             "404": error("404"), "429": error("429")},
             parameters=[MATCH_ID])},
         f"{prefix}/openapi.json": {"get": operation(
             "openapi", "This document", {"200": {"description": "The OpenAPI 3.1 document of the API.",
@@ -187,6 +193,7 @@ def document() -> Schema:
         "components": {
             "schemas": SCHEMAS,
             "responses": {status: {"description": text, "content": {JSON: {"schema": ref("Error")}}}
+                          | ({"headers": RETRY_AFTER} if status == "429" else {})
                           for status, text in ERRORS.items()},
             "parameters": {
                 "MatchId": {"name": "public_id", "in": "path", "required": True, "schema": {"type": "string"},
