@@ -171,3 +171,24 @@ def error_of(answer, status: int) -> dict[str, Any]:
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     assert isinstance(body["error"]["fields"], dict)
     return body["error"]
+
+
+def hearts_reaching(totals: list[int]) -> list[list[int]]:
+    """Hearts-only Cancellation Hearts hands (never a moon) that bring a fresh game to totals.
+
+    As few hands as can be, the hearts shared evenly between them, so that each takes between
+    26 - N and 26 hearts, as the rules allow (a cancelled last trick loses at most N cards).
+    """
+    left, total = list(totals), sum(totals)
+    count = -(-total // 26)
+    sizes = [total // count + (i < total % count) for i in range(count)] if count else []
+    assert all(26 - len(totals) <= size <= 26 for size in sizes), "these totals need Black Marias too"
+    hands = []
+    for size in sizes:
+        hearts = []
+        for seat, need in enumerate(left):
+            hearts.append(min(need, size))
+            size -= hearts[-1]
+            left[seat] -= hearts[-1]
+        hands.append(hearts)
+    return hands

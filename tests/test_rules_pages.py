@@ -318,7 +318,8 @@ def test_match_pages_link_the_rules_of_the_match(app, game, players):
         assert link in read(phone, f"/m/{made['id']}/table")
     # A hand recorded changes nothing of the link, and the page it opens says the match's own options.
     body = {"barbu": {"contract": "barbu", "king_of_hearts": players[1]}, "kozyol": {"points": [75, 45]},
-            "hearts": {"hearts": dict.fromkeys(players, 0), "black_marias": dict.fromkeys(players, 0)}}[game]
+            "hearts": {"hearts": {**dict.fromkeys(players, 0), players[0]: 26},
+                       "black_marias": dict.fromkeys(players, 0)}}[game]
     assert editor.post(f"/api/v1/matches/{made['id']}/hands", json=body,
                        headers=bearer(made["edit_key"])).status_code == 201
     assert link in read(watcher, f"/m/{made['id']}")
