@@ -12,18 +12,17 @@ import io
 import json
 import uuid
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, POSTGRES_URL, api_url, bearer, create_match, csrf_token, error_of, reset_postgres
+from conftest import PLAYERS, api_url, bearer, create_match, csrf_token, error_of
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.web.openapi import document
 from test_openapi import check_answer
-from test_serving import Server, free_port
+from test_serving import Server, free_port, two_servers
 
 LOW = {
     "RATELIMIT_NEW_MATCHES": "3 per minute",
@@ -244,36 +243,17 @@ def test_a_store_that_does_not_answer_leaves_the_table_playing(limited: Callable
 
 
 @pytest.fixture(scope="module")
-def two_servers(redis_url: str, tmp_path_factory) -> Iterator[tuple[Server, Server]]:
+def servers(redis_url: str, tmp_path_factory) -> Iterator[tuple[Server, Server]]:
     """Two production servers (two workers each) counting in one Redis, under a key prefix of their own."""
-    folder: Path = tmp_path_factory.mktemp("limits-two-servers")
-    url = POSTGRES_URL or f"sqlite:///{folder / 'shared.sqlite'}"
-    if POSTGRES_URL:
-        reset_postgres(POSTGRES_URL)
-    migrated = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url, "MIGRATE_ON_START": True})
-    with migrated.app_context():
-        db.engine.dispose()
     prefix = f"scorekeeper-test-{uuid.uuid4().hex}"
-    started = []
-    try:
-        for name in ("one", "two"):
-            instance = folder / name
-            instance.mkdir()
-            settings = {"SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_DATABASE_URL": url,
-                        "SCOREKEEPER_SECRET_KEY": "limits", "SCOREKEEPER_MIGRATE_ON_START": "false",
-                        "SCOREKEEPER_RATELIMIT_STORAGE_URI": redis_url, "SCOREKEEPER_RATELIMIT_KEY_PREFIX": prefix,
-                        **{f"SCOREKEEPER_{name}": value for name, value in LOW.items()}}
-            started.append(Server(settings, folder / f"{name}.log"))
-        for server in started:
-            server.wait_ready()
-        yield started[0], started[1]
-    finally:
-        for server in started:
-            server.stop()
+    with two_servers(tmp_path_factory.mktemp("limits-two-servers"), "limits",
+                     SCOREKEEPER_RATELIMIT_STORAGE_URI=redis_url, SCOREKEEPER_RATELIMIT_KEY_PREFIX=prefix,
+                     **{f"SCOREKEEPER_{name}": value for name, value in LOW.items()}) as pair:
+        yield pair
 
 
-def test_two_servers_share_their_counts_through_redis(two_servers: tuple[Server, Server]):
-    one, two = two_servers
+def test_two_servers_share_their_counts_through_redis(servers: tuple[Server, Server]):
+    one, two = servers
     made = [one.call("POST", "/api/v1/matches", NEW), two.call("POST", "/api/v1/matches", NEW),
             one.call("POST", "/api/v1/matches", NEW)]
     assert [status for status, _, _ in made] == [201, 201, 201]

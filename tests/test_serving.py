@@ -7,6 +7,7 @@ database). State lives only in the database, so whatever one server writes the o
 
 from __future__ import annotations
 
+import contextlib
 import html
 import http.client
 import json
@@ -109,10 +110,12 @@ class Server:
         return {html.unescape(name): int(total) for name, total in TOTALS.findall(body.decode())}
 
 
-@pytest.fixture(scope="module")
-def servers(tmp_path_factory) -> Iterator[tuple[Server, Server]]:
-    """Two servers sharing one freshly migrated database and one secret key, as behind a load balancer."""
-    folder = tmp_path_factory.mktemp("two-servers")
+@contextlib.contextmanager
+def two_servers(folder: Path, secret: str, **settings: str) -> Iterator[tuple[Server, Server]]:
+    """Two servers sharing one freshly migrated database and one secret key, as behind a load balancer.
+
+    Each has its own instance folder: nothing is shared but the database (and whatever settings share).
+    """
     url = POSTGRES_URL or f"sqlite:///{folder / 'shared.sqlite'}"
     if POSTGRES_URL:
         reset_postgres(POSTGRES_URL)
@@ -122,17 +125,34 @@ def servers(tmp_path_factory) -> Iterator[tuple[Server, Server]]:
     started = []
     try:
         for name in ("one", "two"):
-            instance = folder / name  # each its own instance folder: nothing shared but the database
+            instance = folder / name
             instance.mkdir()
-            settings = {"SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_DATABASE_URL": url,
-                        "SCOREKEEPER_SECRET_KEY": "shared-secret-of-the-club", "SCOREKEEPER_MIGRATE_ON_START": "false"}
-            started.append(Server(settings, folder / f"{name}.log"))
+            started.append(Server({"SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_DATABASE_URL": url,
+                                   "SCOREKEEPER_SECRET_KEY": secret, "SCOREKEEPER_MIGRATE_ON_START": "false",
+                                   **settings}, folder / f"{name}.log"))
         for server in started:
             server.wait_ready()
         yield started[0], started[1]
     finally:
         for server in started:
             server.stop()
+
+
+def joined_cookie(port: int, public_id: str, key: str) -> str:
+    """The session cookie of a phone that opened the edit link on the server at port."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", f"/m/{public_id}/join?key={key}")
+    joined = connection.getresponse()
+    joined.read()
+    connection.close()
+    assert joined.status == 302
+    return joined.getheader("Set-Cookie").split(";", 1)[0]
+
+
+@pytest.fixture(scope="module")
+def servers(tmp_path_factory) -> Iterator[tuple[Server, Server]]:
+    with two_servers(tmp_path_factory.mktemp("two-servers"), "shared-secret-of-the-club") as pair:
+        yield pair
 
 
 def new_match(server: Server) -> tuple[str, str]:
@@ -212,13 +232,7 @@ def test_a_phone_that_joined_through_one_server_edits_through_the_other(servers)
     """The session cookie is signed with the shared secret key: any server of the club accepts it."""
     one, two = servers
     public_id, key = new_match(one)
-    connection = http.client.HTTPConnection("127.0.0.1", one.port, timeout=30)
-    connection.request("GET", f"/m/{public_id}/join?key={key}")
-    joined = connection.getresponse()
-    joined.read()
-    connection.close()
-    assert joined.status == 302
-    cookie = joined.getheader("Set-Cookie").split(";", 1)[0]
+    cookie = joined_cookie(one.port, public_id, key)
     status, _, page = two.call("GET", f"/m/{public_id}", headers={"Cookie": cookie})
     assert status == 200 and f"/m/{public_id}/hands/new".encode() in page
     status, _, page = two.call("GET", f"/m/{public_id}")

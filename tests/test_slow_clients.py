@@ -8,7 +8,6 @@ real one, started as tests/test_serving.py starts it (two workers), and every wa
 
 from __future__ import annotations
 
-import http.client
 import json
 import socket
 import threading
@@ -22,7 +21,7 @@ from flask import Flask
 from conftest import PLAYERS, POSTGRES_URL, reset_postgres
 from scorekeeper.app import create_app
 from scorekeeper.db import db
-from test_serving import Server
+from test_serving import Server, joined_cookie
 
 SLOW_CLIENTS = 8
 # More than the database connections of a worker (SQLAlchemy's pool: 5, and 10 more when busy).
@@ -125,12 +124,6 @@ def test_a_phone_is_answered_at_once_while_slow_clients_hold_connections(server:
 def test_slow_phones_sending_hands_hold_no_database_connection_while_they_send(server: Server):
     """Phones holding the edit key, each sending a hand slowly: more than a worker's database connections."""
     made = new_match(server)
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-    connection.request("GET", f"/m/{made['id']}/join?key={made['edit_key']}")
-    joined = connection.getresponse()
-    joined.read()
-    connection.close()
-    assert joined.status == 302
-    cookie = joined.getheader("Set-Cookie").split(";", 1)[0]
+    cookie = joined_cookie(server.port, made["id"], made["edit_key"])
     slow = SlowClients(server.port, SLOW_WRITERS, f"/m/{made['id']}/hands/new", HAND_FORM, cookie)
     answered_promptly(server, slow, [server.base + made["url"], server.base + made["url"] + "/table"])
