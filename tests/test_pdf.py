@@ -390,7 +390,8 @@ def test_hostile_names_are_printed_literally_and_nothing_is_fetched(client, tmp_
     assert b"/EmbeddedFile" not in data and b"/Filespec" not in data
     assert fetches and all(url.startswith(STATIC) and served for url, served in fetches), fetches
     assert {url.removeprefix(STATIC) for url, _ in fetches} <= {"sheet.css", "fonts/DejaVuSans.ttf",
-                                                                "fonts/DejaVuSans-Bold.ttf"}
+                                                                "fonts/DejaVuSans-Bold.ttf", "fonts/DejaVuSansMono.ttf",
+                                                                "fonts/DejaVuSansMono-Bold.ttf"}
     page = client.get(f"/m/{match['id']}/sheet").text
     assert "&lt;img src=&#34;file:///etc/passwd&#34;&gt;" in page
     assert '<img src="file:' not in page and "<link rel=attachment" not in page

@@ -25,6 +25,7 @@ from ..pdf import render_pdf
 from .errors import match_or_404
 from .game_pages import GamePages
 from .registered_games import GAME_PAGES
+from .sheet_lines import places
 
 bp = Blueprint("sheets", __name__)
 
@@ -47,6 +48,9 @@ def columns(numbers: list[int], *digits: int) -> str:
         text = str(abs(number))
         fields.append(FIGURE * (width - len(text)) + ("-" if number < 0 else SIGN) + text)
     return GAP.join(fields)
+
+
+bp.add_app_template_filter(places)
 
 
 def empty_rows(game_pages: GamePages, hands: list[HandState], summary: Summary | None) -> int:
