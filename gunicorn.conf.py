@@ -9,11 +9,15 @@ import os
 
 bind = os.environ.get("SCOREKEEPER_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("SCOREKEEPER_WORKERS", multiprocessing.cpu_count() * 2))
-# One thread per worker: on the benchmark machine (bench/RESULTS.md) more threads never raised the
-# throughput of pages, polls or writes, on SQLite or PostgreSQL, and cost 5-10 % of the CPU per
-# request (they contend for the GIL). Raise it where requests wait long on a remote database.
+# gevent: each connection is a greenlet, so a phone on a poor line that sends its request a byte at a
+# time waits on its socket without holding a worker; the other phones are answered meanwhile (README,
+# "Slow phones"; tests/test_slow_clients.py, bench/slow_clients.py). A worker still runs one request's
+# Python at a time, as the single thread of the former gthread worker did.
+# SCOREKEEPER_WORKER_CLASS=gthread brings the threaded worker back (then SCOREKEEPER_THREADS applies:
+# more threads never raised the throughput on the benchmark machine, bench/RESULTS.md).
+worker_class = os.environ.get("SCOREKEEPER_WORKER_CLASS", "gevent")
 threads = int(os.environ.get("SCOREKEEPER_THREADS", 1))
-worker_class = "gthread"
+worker_connections = 1000  # open connections per gevent worker, slow ones included
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
@@ -26,8 +30,11 @@ errorlog = "-"
 control_socket_disable = True
 wsgi_app = "scorekeeper.app:create_app()"
 
-# Import the app's code once, in the master: a worker forked from it (at start, or when one is
-# recycled after max_requests) skips about two CPU-seconds of imports (WeasyPrint, SQLAlchemy).
-# Each worker still creates its own app and database connections after the fork. As with
-# preload_app, new code needs a restart rather than a HUP.
-import scorekeeper.app  # noqa: E402,F401
+# With the threaded worker, import the app's code once, in the master: a worker forked from it (at
+# start, or when one is recycled after max_requests) skips about two CPU-seconds of imports
+# (WeasyPrint, SQLAlchemy). Each worker still creates its own app and database connections after the
+# fork. As with preload_app, new code needs a restart rather than a HUP.
+# Not with gevent: it must patch the standard library (sockets, locks) before the app's modules are
+# imported, which each worker does as it starts; locks made before the patch would block the whole worker.
+if worker_class != "gevent":
+    import scorekeeper.app  # noqa: E402,F401

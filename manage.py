@@ -6,11 +6,12 @@ Each command first compiles the translations (translations/*/LC_MESSAGES/message
     python3 manage.py run     install into .venv if needed, then serve the app on http://127.0.0.1:5000
     python3 manage.py serve   production: migrate the database once, then gunicorn with several workers on :8000
     python3 manage.py test    install into .venv (with the test tools) if needed, then run the whole test suite,
-                              on SQLite and then on PostgreSQL (SCOREKEEPER_TEST_POSTGRES_URL)
+                              on SQLite and then on PostgreSQL (SCOREKEEPER_TEST_POSTGRES_URL), with a Redis
+                              (SCOREKEEPER_TEST_REDIS_URL, else one started on a free port for the run)
 
 Extra arguments go to the server (``run --host 0.0.0.0 --port 8000``) or to pytest (``test -k barbu``).
 
-What ``test`` changes on the machine itself (Debian packages, starting PostgreSQL) is in setup_system.py.
+What ``test`` changes on the machine itself (Debian packages, starting PostgreSQL or Redis) is in setup_system.py.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ STAMP = VENV / ".installed"
 # The suite runs a second time against this PostgreSQL database (a local server, trust auth).
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 POSTGRES_CHECK = "import sqlalchemy, sys; sqlalchemy.create_engine(sys.argv[1]).connect().close()"
+# The rate-limit tests share counts between two servers through this Redis; one is started when none answers.
+REDIS_URL = os.environ.get("SCOREKEEPER_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # The one translation compiler (scorekeeper/i18n.py), run in .venv where Babel is installed.
 COMPILE_CATALOGS = """
 import sys
@@ -100,9 +103,23 @@ def test(args: list[str]) -> int:
     ensure_venv("[test]")
     setup_system.ensure_test_packages()
     compile_translations()
-    pytest = [str(PYTHON), "-m", "pytest", *args]
+    redis_url, redis = setup_system.ensure_redis(REDIS_URL)
+    if redis_url is None:
+        say(f"no Redis answers at {REDIS_URL} and redis-server is missing: the tests that need one are skipped"
+            + (", which fails in CI" if os.environ.get("CI") else ""))
+    env = {**os.environ, **({"SCOREKEEPER_TEST_REDIS_URL": redis_url} if redis_url else {})}
+    try:
+        return run_suites([str(PYTHON), "-m", "pytest", *args], env)
+    finally:
+        if redis is not None:
+            redis.terminate()
+            redis.wait()
+
+
+def run_suites(pytest: list[str], env: dict[str, str]) -> int:
+    """The whole suite on SQLite, then on PostgreSQL."""
     say("test run 1 of 2: SQLite")
-    code = subprocess.call(pytest, cwd=ROOT)
+    code = subprocess.call(pytest, cwd=ROOT, env=env)
     if code != 0:
         return code
     if not setup_system.ensure_postgres(postgres_answers):
@@ -112,7 +129,7 @@ def test(args: list[str]) -> int:
         say(f"PostgreSQL does not answer at {POSTGRES_URL}: skipped the PostgreSQL run")
         return 0
     say("test run 2 of 2: PostgreSQL")
-    return subprocess.call(pytest, cwd=ROOT, env={**os.environ, "SCOREKEEPER_TEST_DATABASE_URL": POSTGRES_URL})
+    return subprocess.call(pytest, cwd=ROOT, env={**env, "SCOREKEEPER_TEST_DATABASE_URL": POSTGRES_URL})
 
 
 COMMANDS = {"run": run, "serve": serve, "test": test}

@@ -2,7 +2,8 @@
 
 The rest of manage.py only writes .venv/ and the compiled translations. This module is the part that
 touches the machine: it installs Debian packages (as root with apt-get; otherwise it prints what to
-install) and starts the local PostgreSQL cluster when the test database does not answer.
+install), starts the local PostgreSQL cluster when the test database does not answer, and starts a
+throwaway Redis on a free port when none answers at the test address (stopped when the tests end).
 It runs on the system's python3, before and outside .venv, so it uses the standard library only.
 """
 
@@ -10,9 +11,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
+import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 # What the test suite needs from the system, each with the Debian package that brings it: a command
 # on the PATH, or a file (an absolute path). Installed only when missing.
@@ -31,6 +36,8 @@ TEST_SYSTEM_PACKAGES = {
     "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc": "fonts-wqy-microhei",
     # ... and asks fontconfig which installed fonts cover each language.
     "fc-list": "fontconfig",
+    # tests/test_rate_limits.py shares the rate limits of two servers through a real Redis.
+    "redis-server": "redis-server",
 }
 # The PostgreSQL clusters Debian's postgresql package sets up, one folder per version.
 POSTGRES_CLUSTERS = Path("/etc/postgresql")
@@ -73,3 +80,58 @@ def ensure_postgres(answers: Callable[[], bool]) -> bool:
         say(f"starting the local PostgreSQL {version} cluster")
         subprocess.call(["pg_ctlcluster", "--skip-systemctl-redirect", version, "main", "start"])
     return answers()
+
+
+def redis_answers(url: str, timeout: float = 1.0) -> bool:
+    """Whether a Redis answers PING at redis://host:port/... (spoken over a plain socket: no client library here)."""
+    parts = urlsplit(url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), timeout=timeout) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_redis() -> tuple[str, subprocess.Popen] | None:
+    """Start a Redis of our own on a free loopback port, keeping nothing on disk; None without redis-server.
+
+    The caller stops it (terminate) when done. It answers within a second or two of starting.
+    """
+    if shutil.which("redis-server") is None:
+        return None
+    port = free_port()
+    folder = tempfile.mkdtemp(prefix="scorekeeper-redis-")
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", folder, "--daemonize", "no", "--loglevel", "warning"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and process.poll() is None:
+        if redis_answers(url):
+            return url, process
+        time.sleep(0.05)
+    process.kill()
+    process.wait()
+    return None
+
+
+def ensure_redis(url: str) -> tuple[str | None, subprocess.Popen | None]:
+    """A Redis for the rate-limit tests: the one at url if it answers, else one started here (and its process).
+
+    Each test keeps its counts under a key prefix of its own, so a Redis that others use is safe to share.
+    """
+    if redis_answers(url):
+        return url, None
+    started = start_redis()
+    if started is None:
+        return None, None
+    say(f"started a Redis for the tests at {started[0]}")
+    return started

@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/run_all.py [--quick] [--no-postgres] [--out bench/RESULTS.md]
 
-Runs serving.py (figures 1, 2 and the workers x threads sweep), writes.py (3), scaling.py (4)
-and, when it is there, pdf_sheet.py (5), each starting and stopping what it needs. The table
+Runs serving.py (figures 1, 2 and the workers x threads sweep), writes.py (3), scaling.py (4),
+slow_clients.py (6) and, when it is there, pdf_sheet.py (5), each starting and stopping what it needs. The table
 replaces the part of --out between the run_all markers; the notes around it stay as written.
 --quick shortens every load (a smoke run of a few minutes; the figures are rougher).
 """
@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         ("serving.py", ["--seconds", "3" if quick else "5", "--rounds", "2" if quick else "3"]),
         ("writes.py", ["--seconds", "4" if quick else "10", "--database", databases]),
         ("scaling.py", ["--seconds", "3" if quick else "5", "--large", "10000" if quick else "100000"]),
+        ("slow_clients.py", ["--seconds", "3" if quick else "8"]),
     ]
     if (BENCH / "pdf_sheet.py").exists():
         plan.append(("pdf_sheet.py", ["--runs", "11", "--renders", "60"] if quick else []))

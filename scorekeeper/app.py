@@ -8,7 +8,7 @@ from flask import Flask
 
 from . import cli, config, i18n
 from .db import db, migrate, prepare
-from .web import api, archive, errors, hands, headers, openapi, pages, rules, sheets, table
+from .web import api, archive, errors, hands, headers, openapi, pages, rate_limits, rules, sheets, slow_phones, table
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -27,6 +27,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     errors.init_app(app)
     headers.init_app(app)
+    rate_limits.init_app(app)  # registered after headers, so runs before them: its 429s get them too
+    slow_phones.init_app(app)
     cli.init_app(app)
     prepare(app)
     return app

@@ -25,16 +25,16 @@ def fitted(label: str, chars: int = LEGEND_CHARS) -> str:
 
 
 def nice_step(span: int) -> int:
-    """A round grid step giving about four lines over span.
+    """A round grid step giving about four lines over span, in whole numbers (any size of int).
 
-    >>> nice_step(130), nice_step(12), nice_step(0)
-    (50, 5, 1)
+    >>> nice_step(130), nice_step(12), nice_step(0), nice_step(10 ** 310) == 5 * 10 ** 309
+    (50, 5, 1, True)
     """
-    raw = max(span, 1) / 4
-    magnitude = 10 ** (len(str(int(raw))) - 1)
+    span = max(span, 1)
+    magnitude = 10 ** (len(str(span // 4)) - 1)
     for factor in (1, 2, 5, 10):
-        if raw <= factor * magnitude:
-            return max(1, factor * magnitude)
+        if span <= 4 * factor * magnitude:
+            return factor * magnitude
     return 10 * magnitude
 
 

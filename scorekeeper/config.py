@@ -12,6 +12,22 @@ from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET_FILE = "secret_key"
+# Rate limits per client address (web/rate_limits.py), far above what a real table does: a family makes
+# a few matches an evening, a club night a few dozen from one shared address; a club prints a stack
+# of blank sheets. RATELIMIT_STORAGE_URI "redis://host:6379/0" shares the counts between workers and servers.
+RATE_LIMITS = {
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    # A Redis that does not answer within a second is skipped (and logged), never waited for.
+    "RATELIMIT_STORAGE_OPTIONS": {"wrap_exceptions": True, "socket_connect_timeout": 1, "socket_timeout": 1},
+    "RATELIMIT_KEY_PREFIX": "scorekeeper",
+    "RATELIMIT_SWALLOW_ERRORS": True,  # a shared store that is down must not stop the table
+    "RATELIMIT_NEW_MATCHES": "30 per minute; 300 per hour",
+    "RATELIMIT_RESTORES": "10 per minute; 60 per hour",
+    "RATELIMIT_PDFS": "30 per minute; 300 per hour",
+    "RATELIMIT_WRONG_KEYS": "20 per minute; 100 per hour",  # per address; a right key is never counted
+    "RATELIMIT_WRONG_KEYS_PER_MATCH": "30 per minute; 150 per hour",
+}
 
 
 def instance_path() -> str:
@@ -45,6 +61,10 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         CSRF_TIME_LIMIT=timedelta(hours=24),
         MAX_CONTENT_LENGTH=256 * 1024,
         BABEL_TRANSLATION_DIRECTORIES=str(ROOT / "translations"),
+        # How many proxies in front add X-Forwarded-For (and -Proto): the client's address is the one
+        # the nearest of them saw. 0: the connection's own address (no proxy, or one not trusted).
+        PROXIES=0,
+        **RATE_LIMITS,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -33,6 +33,31 @@ class Conflict(Exception):
         super().__init__(str(self.reason))
 
 
+class Damaged(Exception):
+    """A stored match the rules refuse (written around the app, or kept from looser rules): nothing to add up.
+
+    ``number`` is the first hand refused, or None when the match itself is (its game, players or options).
+    """
+
+    def __init__(self, match: Match, number: int | None, err: InvalidHand):
+        self.public_id, self.number = match.public_id, number
+        if number is None:
+            self.reason = Reason(N_("This match, as stored, breaks a rule: {reason}"), {"reason": err.reason})
+        else:
+            self.reason = Reason(N_("Hand {number} of this match, as stored, breaks a rule: {reason}"),
+                                 {"number": number, "reason": err.reason})
+        super().__init__(str(self.reason))
+
+
+class LaterHandRefused(InvalidHand):
+    """A hand of a replay the rules refuse, with its number and the engine's own reason."""
+
+    def __init__(self, number: int, err: InvalidHand):
+        self.number, self.original = number, err
+        reason = Reason(N_("Hand {number} would no longer be legal: {reason}"), {"number": number, "reason": err.reason})
+        super().__init__([(name, reason) for name, _ in err.errors[:1]])
+
+
 def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
 
@@ -131,6 +156,9 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         raise refuse("language", N_("Choose one of the languages: {languages}."), languages=", ".join(LANGUAGES))
     names = parse_players(players, game.min_players, game.max_players)
     parsed = game.parse_options(names, options, secrets.SystemRandom())
+    if len(entries) > game.max_hands:
+        raise refuse("hands", N_("A match of {game} has at most {limit} hands; this one has {count}."),
+                     game=Reason(game.title), limit=game.max_hands, count=len(entries))
     played = game.new_replay(names, parsed)
     for number, entry in enumerate(entries, 1):
         try:
@@ -157,14 +185,32 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
 
 
 def replay(match: Match, entries: list[Entry] | None = None) -> Replay:
-    """Run the stored (or given) entries through the engine, oldest first."""
-    played = GAMES[match.game].new_replay(match.players, match.options)
+    """Run the stored (or given) entries through the engine, oldest first.
+
+    A hand the rules refuse raises InvalidHand (a correction that breaks a later hand); stored
+    options the rules refuse raise Damaged.
+    """
+    try:
+        game = GAMES.get(match.game)
+        if game is None:
+            raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
+        played = game.new_replay(parse_players(match.players, game.min_players, game.max_players), match.options)
+    except InvalidHand as err:
+        raise Damaged(match, None, err) from err
     for number, entry in enumerate(entries if entries is not None else entries_of(match), 1):
         try:
             played.play(entry)
         except InvalidHand as err:
-            raise later_hand_refused(number, err) from err
+            raise LaterHandRefused(number, err) from err
     return played
+
+
+def stored_replay(match: Match, entries: list[Entry] | None = None) -> Replay:
+    """replay() of hands as stored: a hand the rules refuse there is damage (Damaged), not the player's entry."""
+    try:
+        return replay(match, entries)
+    except LaterHandRefused as err:
+        raise Damaged(match, err.number, err.original) from err
 
 
 REPLAYS_CACHED = 512
@@ -176,12 +222,7 @@ def cached_replay(match: Match) -> Replay:
 
     Every write raises the version, so a kept replay is never served for a changed match.
     """
-    return replay(match)
-
-
-def later_hand_refused(number: int, err: InvalidHand) -> InvalidHand:
-    reason = Reason(N_("Hand {number} would no longer be legal: {reason}"), {"number": number, "reason": err.reason})
-    return InvalidHand([(name, reason) for name, _ in err.errors[:1]])
+    return stored_replay(match)
 
 
 def _commit(match: Match) -> None:
@@ -207,7 +248,7 @@ def record(public_id: str, entry: Any, number: Any = None, source: str = "") -> 
     for attempt in range(WRITE_ATTEMPTS):
         match = _must_find(public_id)
         entries = entries_of(match)
-        played = replay(match, entries)
+        played = stored_replay(match, entries)
         expected = len(entries) + 1
         if number is not None and number != expected:
             if 0 < number < expected:
@@ -215,6 +256,9 @@ def record(public_id: str, entry: Any, number: Any = None, source: str = "") -> 
             raise Conflict(N_("The next hand is hand {expected}."), expected=expected)
         if played.finished:
             raise Conflict(N_("This match is finished; no more hands can be recorded."))
+        if len(entries) >= played.max_hands:
+            raise Conflict(N_("This match has reached the limit of {limit} hands; no more can be recorded."),
+                           limit=played.max_hands)
         hand = played.play(entry)
         db.session.add(Hand(match_id=match.id, number=expected, entry=hand["entry"]))
         _log(match, expected, "record", None, hand["entry"], source)
@@ -235,7 +279,7 @@ def correct(public_id: str, number: int, entry: Any, source: str = "") -> tuple[
     match = _must_find(public_id)
     hand = _must_find_hand(match, number)
     entries: list[Entry] = [h.entry for h in match.hands]
-    before = replay(match, entries[: number - 1])
+    before = stored_replay(match, entries[: number - 1])
     new_hand = before.play(entry)
     entries[number - 1] = new_hand["entry"]
     played = replay(match, entries)
@@ -254,7 +298,7 @@ def undo(public_id: str, number: int, source: str = "") -> tuple[Match, Replay]:
     _log(match, number, "undo", hand.entry, None, source)
     match.hands.remove(hand)
     _commit(match)
-    return match, replay(match)
+    return match, stored_replay(match)
 
 
 def rotate_key(public_id: str) -> str:

@@ -243,6 +243,8 @@ function whole(text) {
     var moon = form.querySelector(".moon"), who = moon.querySelector(".who");
     moon.dataset.shot = shooter ? "yes" : "no";
     if (shooter) { who.textContent = who.dataset.who.replace("{name}", function () { return shooter.name; }); }
+    // A choice left from a moon that is no longer there would be refused: the rules take none without a moon.
+    else { moon.querySelectorAll("input:checked").forEach(function (input) { input.checked = false; }); }
   }
 
   // "Save records: Ann … ♥ · Bob … ♥ … Q♠ · Cid … ♥ (the rest)": what a tap on Save records.

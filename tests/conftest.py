@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
+import setup_system
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.i18n import compile_catalogs
@@ -23,6 +24,8 @@ TOKEN = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 # The suite runs once on SQLite files and once on PostgreSQL (manage.py test does both).
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL", "")
+# The Redis that rate-limit tests share counts through (manage.py test passes one); else one is started.
+REDIS_URL = os.environ.get("SCOREKEEPER_TEST_REDIS_URL", "")
 
 
 def reset_postgres(url: str) -> None:
@@ -56,6 +59,28 @@ def pytest_collection_modifyitems(config, items) -> None:
                 item.add_marker(skip)
 
 
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A real Redis: SCOREKEEPER_TEST_REDIS_URL, else a throwaway one on a free port for this session.
+
+    Without redis-server the tests that need it are skipped, except in CI (CI=true), where they fail.
+    """
+    if REDIS_URL:
+        yield REDIS_URL
+        return
+    started = setup_system.start_redis()
+    if started is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI needs a Redis: set SCOREKEEPER_TEST_REDIS_URL or install redis-server")
+        pytest.skip("no Redis: set SCOREKEEPER_TEST_REDIS_URL or install redis-server (python3 manage.py test does)")
+    url, process = started
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
 @pytest.fixture
 def app(database_url: str) -> Iterator[Flask]:
     # The schema is built by the migrations, as on a real install.
@@ -64,6 +89,7 @@ def app(database_url: str) -> Iterator[Flask]:
         "SECRET_KEY": "test-secret",
         "SQLALCHEMY_DATABASE_URI": database_url,
         "MIGRATE_ON_START": True,
+        "RATELIMIT_ENABLED": False,  # tests make matches faster than any table; test_rate_limits.py turns them on
     })
     yield app
     with app.app_context():
@@ -145,3 +171,24 @@ def error_of(answer, status: int) -> dict[str, Any]:
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     assert isinstance(body["error"]["fields"], dict)
     return body["error"]
+
+
+def hearts_reaching(totals: list[int]) -> list[list[int]]:
+    """Hearts-only Cancellation Hearts hands (never a moon) that bring a fresh game to totals.
+
+    As few hands as can be, the hearts shared evenly between them, so that each takes between
+    26 - N and 26 hearts, as the rules allow (a cancelled last trick loses at most N cards).
+    """
+    left, total = list(totals), sum(totals)
+    count = -(-total // 26)
+    sizes = [total // count + (i < total % count) for i in range(count)] if count else []
+    assert all(26 - len(totals) <= size <= 26 for size in sizes), "these totals need Black Marias too"
+    hands = []
+    for size in sizes:
+        hearts = []
+        for seat, need in enumerate(left):
+            hearts.append(min(need, size))
+            size -= hearts[-1]
+            left[seat] -= hearts[-1]
+        hands.append(hearts)
+    return hands

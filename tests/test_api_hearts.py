@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import api_url, bearer, create_match, error_of, play, post_hand, read
+from conftest import api_url, bearer, create_match, error_of, hearts_reaching, play, post_hand, read
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 SIX = NAMES[:6]
@@ -40,24 +40,9 @@ def entry(players: list[str], hearts: list[int], marias: list[int] | None = None
     return body
 
 
-def hands_reaching(totals: list[int]) -> list[tuple[list[int], list[int]]]:
-    """Hands without a moon (at most one Black Maria each) that bring a fresh game to totals."""
-    left, hands = list(totals), []
-    while any(left):
-        hearts, marias, room_hearts, room_marias = [0] * len(left), [0] * len(left), 26, 2
-        for seat, need in enumerate(left):
-            if need >= 13 and room_marias:
-                marias[seat], room_marias, need = 1, room_marias - 1, need - 13
-            hearts[seat] = min(need, room_hearts)
-            room_hearts -= hearts[seat]
-            left[seat] = need - hearts[seat]
-        hands.append((hearts, marias))
-    return hands
-
-
 def reach(client: FlaskClient, match: dict[str, Any], totals: list[int]) -> dict[str, Any]:
     players = match["players"]
-    state = play(client, match, *[entry(players, h, m) for h, m in hands_reaching(totals)])
+    state = play(client, match, *[entry(players, hearts) for hearts in hearts_reaching(totals)])
     assert state["totals"] == dict(zip(players, totals))
     return state
 
@@ -137,7 +122,7 @@ def test_read_gives_the_hand_and_next_in_the_documented_shape(client, match):
 
 def test_dealer_moves_left_and_passing_alternates(client):
     made = create_match(client, game="hearts", players=SIX, options={"first_dealer": EVE})
-    state = play(client, made, *[entry(SIX, [0, 0, 0, 0, 0, 1]) for _ in range(4)])
+    state = play(client, made, *[entry(SIX, [4, 4, 4, 4, 4, 1]) for _ in range(4)])
     assert [(h["number"], h["dealer"], h["pass"]) for h in state["hands"]] == [
         (1, EVE, "left"), (2, FAY, "right"), (3, ANN, "left"), (4, BOB, "right")]
     assert state["next"]["dealer"] == CID and state["next"]["leader"] == DEE and state["next"]["pass"] == "left"
@@ -170,12 +155,12 @@ def test_etag_answers_304_until_the_match_changes(client, match):
 
 def test_version_grows_with_every_change_and_not_with_refusals(client, match):
     versions = [match["version"]]
-    versions.append(post_hand(client, match, entry(SIX, [1, 0, 0, 0, 0, 0])).get_json()["version"])
-    versions.append(post_hand(client, match, entry(SIX, [0, 1, 0, 0, 0, 0])).get_json()["version"])
+    versions.append(post_hand(client, match, entry(SIX, [21, 0, 0, 0, 0, 0])).get_json()["version"])
+    versions.append(post_hand(client, match, entry(SIX, [0, 21, 0, 0, 0, 0])).get_json()["version"])
     assert post_hand(client, match, entry(SIX, [27, 0, 0, 0, 0, 0])).status_code == 422
     assert read(client, match)["version"] == versions[-1]
     key = bearer(match["edit_key"])
-    versions.append(client.put(api_url(match, "hands", 1), json=entry(SIX, [0, 0, 2, 0, 0, 0]), headers=key)
+    versions.append(client.put(api_url(match, "hands", 1), json=entry(SIX, [0, 0, 22, 0, 0, 0]), headers=key)
                     .get_json()["version"])
     versions.append(client.delete(api_url(match, "hands", 2), headers=key).get_json()["version"])
     assert all(a < b for a, b in zip(versions, versions[1:])), versions
@@ -195,12 +180,12 @@ NOT_AN_OBJECT = [
 
 @pytest.mark.parametrize("request_body", NOT_AN_OBJECT)
 def test_bodies_that_are_not_objects_are_400(client, match, request_body):
-    play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]))
+    play(client, match, entry(SIX, [21, 0, 0, 0, 0, 0]))
     key = bearer(match["edit_key"])
     error_of(client.post("/api/v1/matches", **request_body), 400)
     error_of(client.post(api_url(match, "hands"), headers=key, **request_body), 400)
     error_of(client.put(api_url(match, "hands", 1), headers=key, **request_body), 400)
-    assert read(client, match)["totals"][ANN] == 1
+    assert read(client, match)["totals"][ANN] == 21
 
 
 # -- 401, 403 ------------------------------------------------------------------------------------
@@ -214,7 +199,7 @@ NO_KEY = [
 
 
 def writes(match: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
-    body = entry(SIX, [0, 0, 0, 0, 0, 3])
+    body = entry(SIX, [0, 0, 0, 0, 0, 23])
     return [
         ("post", api_url(match, "hands"), {"json": body}),
         ("put", api_url(match, "hands", 1), {"json": body}),
@@ -224,15 +209,15 @@ def writes(match: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
 
 @pytest.mark.parametrize("headers", NO_KEY)
 def test_writes_without_a_key_are_401(client, match, headers):
-    play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]))
+    play(client, match, entry(SIX, [21, 0, 0, 0, 0, 0]))
     for method, path, kwargs in writes(match):
         error_of(getattr(client, method)(path, headers=headers, **kwargs), 401)
-    assert read(client, match)["totals"] == {ANN: 1, BOB: 0, CID: 0, DEE: 0, EVE: 0, FAY: 0}
+    assert read(client, match)["totals"] == {ANN: 21, BOB: 0, CID: 0, DEE: 0, EVE: 0, FAY: 0}
 
 
 def test_writes_with_a_wrong_key_or_another_matchs_key_are_403(client, match):
     other = create_match(client, game="hearts", players=SIX)
-    play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]))
+    play(client, match, entry(SIX, [21, 0, 0, 0, 0, 0]))
     for key in ("wrong-key", match["edit_key"] + "x", other["edit_key"]):
         for method, path, kwargs in writes(match):
             error_of(getattr(client, method)(path, headers=bearer(key), **kwargs), 403)
@@ -249,9 +234,9 @@ def test_writes_to_an_unknown_match_are_404(client, match):
 
 @pytest.mark.parametrize("number", [0, 2, 9])
 def test_put_or_delete_of_an_unknown_hand_is_404(client, match, number):
-    play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]))
+    play(client, match, entry(SIX, [21, 0, 0, 0, 0, 0]))
     key = bearer(match["edit_key"])
-    error_of(client.put(api_url(match, "hands", number), json=entry(SIX, [0] * 6), headers=key), 404)
+    error_of(client.put(api_url(match, "hands", number), json=entry(SIX, [0, 0, 0, 0, 0, 23]), headers=key), 404)
     error_of(client.delete(api_url(match, "hands", number), headers=key), 404)
     assert len(read(client, match)["hands"]) == 1
 
@@ -260,12 +245,12 @@ def test_put_or_delete_of_an_unknown_hand_is_404(client, match, number):
 
 
 def test_a_hand_number_that_is_not_the_next_one_is_409(client, match):
-    play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0], number=1))
-    err = error_of(post_hand(client, match, entry(SIX, [1, 0, 0, 0, 0, 0], number=3)), 409)
+    play(client, match, entry(SIX, [21, 0, 0, 0, 0, 0], number=1))
+    err = error_of(post_hand(client, match, entry(SIX, [21, 0, 0, 0, 0, 0], number=3)), 409)
     assert err["message"] == "The next hand is hand 2."
-    err = error_of(post_hand(client, match, entry(SIX, [1, 0, 0, 0, 0, 0], number=1)), 409)
+    err = error_of(post_hand(client, match, entry(SIX, [21, 0, 0, 0, 0, 0], number=1)), 409)
     assert err["message"] == "Hand 1 is already recorded."
-    state = play(client, match, entry(SIX, [0, 1, 0, 0, 0, 0], number=2))
+    state = play(client, match, entry(SIX, [0, 21, 0, 0, 0, 0], number=2))
     assert [h["number"] for h in state["hands"]] == [1, 2]
 
 
@@ -273,13 +258,13 @@ def test_a_finished_game_takes_no_more_hands_409(client):
     made = create_match(client, game="hearts", players=SIX, options={"target": 100})
     state = reach(client, made, [100, 0, 0, 0, 0, 0])
     assert state["finished"] is True and state["next"] is None
-    err = error_of(post_hand(client, made, entry(SIX, [1, 0, 0, 0, 0, 0])), 409)
+    err = error_of(post_hand(client, made, entry(SIX, [21, 0, 0, 0, 0, 0])), 409)
     assert err["message"] == "This match is finished; no more hands can be recorded."
     assert read(client, made)["hands"] == state["hands"]
 
 
 def test_delete_of_a_hand_that_is_not_the_last_is_409(client, match):
-    play(client, match, *[entry(SIX, [1, 0, 0, 0, 0, 0])] * 3)
+    play(client, match, *[entry(SIX, [21, 0, 0, 0, 0, 0])] * 3)
     err = error_of(client.delete(api_url(match, "hands", 2), headers=bearer(match["edit_key"])), 409)
     assert "Only the last hand can be undone" in err["message"]
     assert len(read(client, match)["hands"]) == 3
@@ -291,11 +276,11 @@ def test_delete_of_a_hand_that_is_not_the_last_is_409(client, match):
 @pytest.mark.parametrize(("body", "field", "message"), [
     pytest.param(entry(SIX, [10, 10, 7, 0, 0, 0]), "hearts",
                  "The hearts add up to 27; at most 26 can be taken.", id="hearts-27"),
-    pytest.param(entry(SIX, [0] * 6, [1, 1, 1, 0, 0, 0]), "black_marias",
+    pytest.param(entry(SIX, [5, 5, 4, 4, 4, 4], [1, 1, 1, 0, 0, 0]), "black_marias",
                  "The Black Marias add up to 3; at most 2 can be taken.", id="marias-3"),
     pytest.param(entry(SIX, [27, 0, 0, 0, 0, 0]), "hearts", "Enter a number from 0 to 26.", id="hearts-over-26"),
     pytest.param(entry(SIX, [-1, 1, 0, 0, 0, 0]), "hearts", "Enter a number from 0 to 26.", id="hearts-negative"),
-    pytest.param(entry(SIX, [0] * 6, [3, 0, 0, 0, 0, 0]), "black_marias", "Enter a number from 0 to 2.",
+    pytest.param(entry(SIX, [5, 5, 4, 4, 4, 4], [3, 0, 0, 0, 0, 0]), "black_marias", "Enter a number from 0 to 2.",
                  id="marias-over-2"),
     pytest.param(entry(SIX, [1.5, 0, 0, 0, 0, 0]), "hearts", "Enter a whole number.", id="hearts-fraction"),
     pytest.param(entry(SIX, ["3", 0, 0, 0, 0, 0]), "hearts", "Enter a whole number.", id="hearts-text"),
@@ -306,15 +291,15 @@ def test_delete_of_a_hand_that_is_not_the_last_is_409(client, match):
                  "Zed is not a player in this match.", id="hearts-unknown-player"),
     pytest.param({"hearts": [0] * 6, "black_marias": dict.fromkeys(SIX, 0)}, "hearts",
                  "Give one number per player.", id="hearts-list"),
-    pytest.param({"hearts": dict.fromkeys(SIX, 0)}, "black_marias", "Give one number per player.",
+    pytest.param({"hearts": dict(zip(SIX, [5, 5, 4, 4, 4, 4]))}, "black_marias", "Give one number per player.",
                  id="marias-missing"),
     pytest.param(entry(SIX, [26, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]), "moon",
                  "Ann shot the moon: choose subtract (from Ann) or add (to everyone else).", id="moon-missing"),
     pytest.param(entry(SIX, [26, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0], moon="double"), "moon",
                  "Choose one of: subtract, add.", id="moon-unknown"),
-    pytest.param(entry(SIX, [1, 0, 0, 0, 0, 0], number="2"), "number",
+    pytest.param(entry(SIX, [21, 0, 0, 0, 0, 0], number="2"), "number",
                  "The hand number must be a whole number.", id="number-text"),
-    pytest.param(entry(SIX, [1, 0, 0, 0, 0, 0], number=True), "number",
+    pytest.param(entry(SIX, [21, 0, 0, 0, 0, 0], number=True), "number",
                  "The hand number must be a whole number.", id="number-boolean"),
 ])
 def test_entries_that_break_a_rule_are_422_with_the_reason(client, match, body, field, message):
@@ -333,12 +318,14 @@ def test_entries_that_break_a_rule_are_422_with_the_reason(client, match, body, 
                  "Two players have the same name; names must differ.", id="same-name"),
     pytest.param({"game": "hearts", "players": [*SIX[:5], " "]}, "players", "Every player needs a name.",
                  id="blank-name"),
-    pytest.param({"game": "hearts", "players": SIX, "options": {"target": 99}}, "target",
-                 "The target is a whole number of points from 100 to 1000.", id="target-99"),
+    pytest.param({"game": "hearts", "players": SIX, "options": {"target": 25}}, "target",
+                 "The target is a whole number of points from 26 to 1000.", id="target-25"),
     pytest.param({"game": "hearts", "players": SIX, "options": {"target": 1001}}, "target",
-                 "The target is a whole number of points from 100 to 1000.", id="target-1001"),
+                 "The target is a whole number of points from 26 to 1000.", id="target-1001"),
+    pytest.param({"game": "hearts", "players": SIX, "options": {"target": 10 ** 310}}, "target",
+                 "The target is a whole number of points from 26 to 1000.", id="target-10^310"),
     pytest.param({"game": "hearts", "players": SIX, "options": {"target": "150"}}, "target",
-                 "The target is a whole number of points from 100 to 1000.", id="target-text"),
+                 "The target is a whole number of points from 26 to 1000.", id="target-text"),
     pytest.param({"game": "hearts", "players": SIX, "options": {"moon_points": 30}}, "moon_points",
                  "Shooting the moon counts either 26 or 52 points.", id="moon-points-30"),
     pytest.param({"game": "hearts", "players": SIX, "options": {"first_dealer": "Zed"}}, "first_dealer",
@@ -370,9 +357,9 @@ def test_put_correcting_an_earlier_hand_recomputes_later_totals(client, match):
 def test_put_that_ends_the_game_before_a_later_hand_is_422_and_changes_nothing(client):
     made = create_match(client, game="hearts", players=SIX, options={"target": 100})
     reach(client, made, [90, 0, 0, 0, 0, 0])
-    before = play(client, made, entry(SIX, [0, 5, 0, 0, 0, 0]), entry(SIX, [0, 0, 5, 0, 0, 0]))
+    before = play(client, made, entry(SIX, [0, 21, 0, 0, 0, 0]), entry(SIX, [0, 0, 21, 0, 0, 0]))
     number = len(before["hands"]) - 1
-    err = error_of(client.put(api_url(made, "hands", number), json=entry(SIX, [10, 0, 0, 0, 0, 0]),
+    err = error_of(client.put(api_url(made, "hands", number), json=entry(SIX, [10, 0, 0, 0, 0, 10]),
                               headers=bearer(made["edit_key"])), 422)
     assert err["message"] == (f"Hand {number + 1} would no longer be legal: "
                               "The game is over: a player has reached the target of 100.")
@@ -380,7 +367,7 @@ def test_put_that_ends_the_game_before_a_later_hand_is_422_and_changes_nothing(c
 
 
 def test_put_that_is_itself_illegal_is_422_and_changes_nothing(client, match):
-    before = play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]))
+    before = play(client, match, entry(SIX, [21, 0, 0, 0, 0, 0]))
     err = error_of(client.put(api_url(match, "hands", 1), json=entry(SIX, [26, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]),
                               headers=bearer(match["edit_key"])), 422)
     assert set(err["fields"]) == {"moon"}
@@ -388,12 +375,12 @@ def test_put_that_is_itself_illegal_is_422_and_changes_nothing(client, match):
 
 
 def test_delete_undoes_the_last_hand(client, match):
-    play(client, match, entry(SIX, [1, 0, 0, 0, 0, 0]), entry(SIX, [0, 2, 0, 0, 0, 0]))
+    play(client, match, entry(SIX, [21, 0, 0, 0, 0, 0]), entry(SIX, [0, 22, 0, 0, 0, 0]))
     answer = client.delete(api_url(match, "hands", 2), headers=bearer(match["edit_key"]))
     assert answer.status_code == 200
     state = answer.get_json()
     assert [h["number"] for h in state["hands"]] == [1]
-    assert state["totals"] == {ANN: 1, BOB: 0, CID: 0, DEE: 0, EVE: 0, FAY: 0}
+    assert state["totals"] == {ANN: 21, BOB: 0, CID: 0, DEE: 0, EVE: 0, FAY: 0}
     assert state["next"]["number"] == 2 and state["next"]["dealer"] == BOB
     assert read(client, match) == state
 
@@ -428,11 +415,46 @@ def test_shooting_the_moon_both_ways(client, moon, moon_points, scores):
     assert hand["scores"] == dict(zip(SIX, scores)) == state["totals"]
 
 
-def test_a_moon_choice_without_a_moon_is_ignored(client, match):
-    state = play(client, match, entry(SIX, [26, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], moon="add"))
-    (hand,) = state["hands"]
+@pytest.mark.parametrize("moon", ["add", "subtract"])
+def test_a_moon_choice_without_a_moon_is_refused(client, match, moon):
+    """docs/rules.md 3.4: Ann took every heart but only one Black Maria; a moon choice sent is refused, not ignored."""
+    body = entry(SIX, [26, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], moon=moon)
+    err = error_of(post_hand(client, match, body), 422)
+    assert err["fields"] == {"moon": "Nobody took all 26 hearts and both Black Marias, so there is no moon to "
+                                     "choose; leave it empty."}
+    assert read(client, match)["hands"] == []
+    del body["moon"]
+    (hand,) = play(client, match, body)["hands"]
     assert hand["moon_shooter"] is None and "moon" not in hand["entry"]
     assert hand["scores"] == {ANN: 39, BOB: 13, CID: 0, DEE: 0, EVE: 0, FAY: 0}
+
+
+# docs/rules.md 3.3: a cancelled last trick holds N cards, so at least 26 - N hearts are taken.
+@pytest.mark.parametrize(("players", "hearts", "accepted"), [
+    pytest.param(6, [20, 0, 0, 0, 0, 0], True, id="6 players, 20 hearts"),
+    pytest.param(6, [19, 0, 0, 0, 0, 0], False, id="6 players, 19 hearts"),
+    pytest.param(6, [0, 0, 0, 0, 0, 0], False, id="6 players, no hearts"),
+    pytest.param(11, [15] + [0] * 10, True, id="11 players, 15 hearts"),
+    pytest.param(11, [14] + [0] * 10, False, id="11 players, 14 hearts"),
+])
+def test_hearts_taken_account_for_the_hand(client, players, hearts, accepted):
+    made = create_match(client, game="hearts", players=NAMES[:players])
+    answer = post_hand(client, made, entry(NAMES[:players], hearts))
+    if accepted:
+        assert answer.status_code == 201 and answer.get_json()["totals"][ANN] == hearts[0]
+    else:
+        err = error_of(answer, 422)
+        assert err["fields"] == {"hearts": f"The hearts add up to {hearts[0]}, but at least {26 - players} are "
+                                           f"taken: a cancelled last trick loses at most {players} cards."}
+        assert read(client, made)["hands"] == []
+
+
+@pytest.mark.parametrize("target", [26, 50, 99])
+def test_a_target_below_100_can_be_agreed(client, target):
+    made = create_match(client, game="hearts", players=SIX, options={"target": target})
+    assert made["options"]["target"] == target
+    state = play(client, made, entry(SIX, [26, 0, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0]))
+    assert state["finished"] is (target <= 39)
 
 
 # -- docs/rules.md worked examples ------------------------------------------------------------
@@ -472,11 +494,11 @@ def test_worked_example_3_the_game_ends_and_the_fifth_player_wins(client):
     assert state["winners"] == [EVE]
     assert state["next"] is None
     assert read(client, made) == state
-    error_of(post_hand(client, made, entry(SIX, [1, 0, 0, 0, 0, 0])), 409)
+    error_of(post_hand(client, made, entry(SIX, [21, 0, 0, 0, 0, 0])), 409)
 
 
 def test_ties_share_the_win(client):
     made = create_match(client, game="hearts", players=SIX, options={"target": 100})
     reach(client, made, [90, 50, 10, 10, 60, 70])
-    state = play(client, made, entry(SIX, [10, 0, 0, 0, 0, 0]))
+    state = play(client, made, entry(SIX, [10, 0, 5, 5, 0, 0]))
     assert state["finished"] is True and state["winners"] == [CID, DEE]

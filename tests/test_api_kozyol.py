@@ -305,6 +305,21 @@ def test_an_entry_that_breaks_a_rule_is_422_with_the_reason_under_its_field(clie
     assert read(client, match)["hands"] == []
 
 
+# docs/rules.md 2.2: given for both teams, the tricks add up to 3 to 9. (tricks, accepted)
+@pytest.mark.parametrize("tricks, accepted", [
+    ([1, 1], False), ([2, 0], False), ([2, 1], True), ([5, 4], True), ([5, 5], False),
+])
+def test_both_teams_tricks_add_up_to_3_to_9(client, match, tricks, accepted):
+    points = [75, 45] if tricks[1] else [120, 0]
+    answer = post_hand(client, match, {"points": points, "tricks": tricks})
+    if accepted:
+        assert answer.status_code == 201 and answer.get_json()["hands"][0]["entry"]["tricks"] == tricks
+    else:
+        error = error_of(answer, 422)
+        assert error["fields"] == {"tricks": f"The tricks add up to {sum(tricks)}; a deal has 3 to 9 tricks."}
+        assert read(client, match)["hands"] == []
+
+
 # -- PUT correct, DELETE undo ---------------------------------------------------------------------
 
 

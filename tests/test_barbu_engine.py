@@ -740,6 +740,9 @@ def test_domino_variant_and_enforcement_option_are_accepted():
         ({"domino_scores": [45, 20, 5, None]}, "domino_scores"),
         ({"domino_scores": [50, 20, 5, -5]}, "domino_scores"),  # adds up to 70, not 65
         ({"domino_scores": [-5, 5, 20, 45]}, "domino_scores"),  # first place must score most
+        ({"domino_scores": [10 ** 310, 0, 0, 65 - 10 ** 310]}, "domino_scores"),  # adds up, but beyond any table
+        ({"domino_scores": [131, 0, 0, -66]}, "domino_scores"),
+        ({"domino_scores": [195, 0, 0, -130]}, "domino_scores"),
         ({"enforce_declarer_doubles": "yes"}, "enforce_declarer_doubles"),
         ({"enforce_declarer_doubles": "false"}, "enforce_declarer_doubles"),
         ({"enforce_declarer_doubles": 1}, "enforce_declarer_doubles"),
@@ -753,10 +756,42 @@ def test_bad_options_are_refused(raw, field):
     assert field in info.value.fields, info.value.fields
 
 
+# docs/rules.md 1.6: each Dominoes score is a whole number from -130 to 130 (what the two positive
+# contracts are worth together), and the four go down and add up to 65. (scores, accepted)
+DOMINO_RANGE = [
+    pytest.param([130, 0, 0, -65], True, id="130 first"),
+    pytest.param([65, 65, 65, -130], True, id="-130 last"),
+    pytest.param([131, 0, 0, -66], False, id="131 first"),
+    pytest.param([65, 65, 66, -131], False, id="-131 last"),
+    pytest.param([10 ** 310, 0, 0, 65 - 10 ** 310], False, id="10^310"),
+]
+
+
+@pytest.mark.parametrize("scores, accepted", DOMINO_RANGE)
+def test_domino_scores_have_a_range(scores, accepted):
+    if accepted:
+        replay = new_replay(A, domino_scores=scores)
+        hand = replay.play({"contract": "dominoes", "order": [A, B, C, D]})
+        assert hand["raw"] == per(scores)
+    else:
+        with pytest.raises(InvalidHand) as info:
+            barbu.parse_options(PLAYERS, {"domino_scores": scores}, random.Random(0))
+        assert info.value.fields == {"domino_scores": "Enter a number from -130 to 130."}
+
+
+def test_stored_options_are_checked_again_when_replayed():
+    """A match's options kept in the database pass the same rules before a hand is added up."""
+    options = {"first_declarer": A, "domino_scores": [10 ** 310, 0, 0, 65 - 10 ** 310],
+               "enforce_declarer_doubles": True}
+    with pytest.raises(InvalidHand) as info:
+        barbu.GAME.new_replay(PLAYERS, options)
+    assert set(info.value.fields) == {"domino_scores"}
+
+
 def test_the_registry_knows_barbu():
     game = GAMES["barbu"]
     assert game is barbu.GAME
-    assert (game.slug, game.min_players, game.max_players) == ("barbu", 4, 4)
+    assert (game.slug, game.min_players, game.max_players, game.max_hands) == ("barbu", 4, 4, 28)
 
 
 # -- summary ----------------------------------------------------------------------------
@@ -802,7 +837,8 @@ def test_summary_after_28_hands(shift, totals, winners):
 def test_summary_before_the_end():
     replay = new_replay(B)
     summary = replay.summary()
-    assert summary == {"totals": per([0, 0, 0, 0]), "finished": False, "winners": [], "next": replay.next()}
+    assert summary == {"totals": per([0, 0, 0, 0]), "finished": False, "winners": [], "next": replay.next(),
+                       "max_hands": 28}
     play_until(replay, 28)
     summary = replay.summary()
     assert not summary["finished"] and summary["winners"] == []

@@ -46,9 +46,15 @@ def race(count: int, work: Callable[[int], Any]) -> list[Any]:
     return results
 
 
+def hearts_counts(first: int, second: int) -> list[int]:
+    """Hearts counts that name who sent them: first to Ann, second to Bob, the rest of the 26 shared by the others."""
+    rest = 26 - first - second
+    return [first, second, *(rest // 4 + (seat < rest % 4) for seat in range(4))]
+
+
 def hearts_entry(first: int, second: int) -> dict[str, Any]:
     """A legal Hearts hand whose counts name who sent it: first hearts to Ann, second to Bob."""
-    return {"hearts": dict(zip(SIX, [first, second, 0, 0, 0, 0])), "black_marias": dict.fromkeys(SIX, 0)}
+    return {"hearts": dict(zip(SIX, hearts_counts(first, second))), "black_marias": dict.fromkeys(SIX, 0)}
 
 
 def state(client: FlaskClient, match_id: str) -> dict[str, Any]:
@@ -121,7 +127,7 @@ def joined_phone(app: Flask, made: dict[str, Any]) -> FlaskClient:
 
 
 def hearts_form(first: int, second: int) -> dict[str, str]:
-    counts = [first, second, 0, 0, 0, 0]
+    counts = hearts_counts(first, second)
     return {**{f"hearts_{seat}": str(n) for seat, n in enumerate(counts)},
             **{f"black_marias_{seat}": "0" for seat in range(len(SIX))}}
 

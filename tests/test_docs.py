@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.games import barbu, hearts, kozyol
+from scorekeeper.games import GAMES, barbu, hearts, kozyol
 from scorekeeper.games.base import NAME_MAX
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,6 +214,30 @@ def test_hearts_numbers():
 @pytest.mark.parametrize("option", hearts.OPTIONS)
 def test_hearts_options_are_described(option):
     row(section(3), f"`{option}`")
+
+
+def test_hearts_fewest_hearts_table():
+    counts = range(hearts.MIN_PLAYERS, hearts.MAX_PLAYERS + 1)
+    row(section(3), "players", *map(str, counts))
+    row(section(3), "fewest hearts taken", *(str(hearts.HEARTS - count) for count in counts))
+    assert f"at least {hearts.HEARTS} - N" in flat(section(3))
+
+
+def test_the_limits_and_ranges_are_the_engines():
+    text = section(4)
+    for slug, title in (("barbu", "Barbu"), ("kozyol", "Kozyol"), ("hearts", "Cancellation Hearts")):
+        row(text, title, str(GAMES[slug].max_hands))
+    low, high = barbu.DOMINO_SCORE_RANGE
+    assert f"each from {low} to {high}" in row(section(1), "`domino_scores`")
+    assert f"{low} to {high}" in row(text, "Barbu `domino_scores`, each")
+    assert "{} to {}".format(*kozyol.TARGET_RANGE) in row(text, "Kozyol `target`")
+    assert f"adding up to {kozyol.FEWEST_TRICKS} to {kozyol.TRICKS_PER_DEAL}" in row(text, "Kozyol tricks per team")
+    assert f"they add up to {kozyol.FEWEST_TRICKS} to {kozyol.TRICKS_PER_DEAL}" in flat(section(2))
+    assert f"{hearts.TARGET_MIN} to {hearts.TARGET_MAX}" in row(text, "Hearts `target`")
+    assert f"0 to {hearts.HEARTS}" in row(text, "Hearts hearts per player")
+    assert "lasts at most 99 deals" in flat(text)
+    most = kozyol.TARGET_RANGE[1] - kozyol.DEFEAT["light"]  # the most defeat points a team holds short of it
+    assert 2 * most // kozyol.DEFEAT["light"] + 1 == 99 < kozyol.MAX_DEALS
 
 
 def test_the_compulsory_double_sentence_is_the_engines():

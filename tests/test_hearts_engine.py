@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from conftest import hearts_reaching
 from scorekeeper.games.base import InvalidHand
 from scorekeeper.games.hearts import GAME, HeartsReplay, parse_options
 
@@ -39,24 +40,14 @@ def play(replay: HeartsReplay, hearts: list[int], marias: list[int], moon: str |
     return replay.play(entry_of(replay.players, hearts, marias, moon))
 
 
-def hands_reaching(totals: list[int]) -> list[list[int]]:
-    """Hearts-only hands (at most 26 hearts each) that bring a fresh replay to totals."""
-    left = list(totals)
-    hands = []
-    while any(left):
-        hearts, room = [], 26
-        for i, need in enumerate(left):
-            take = min(need, room)
-            hearts.append(take)
-            room -= take
-            left[i] -= take
-        hands.append(hearts)
-    return hands
+def spread(count: int, hearts: int = 26) -> list[int]:
+    """hearts shared round count players as evenly as can be: a plain hand that keeps the game going."""
+    return [hearts // count + (seat < hearts % count) for seat in range(count)]
 
 
 def replay_at(totals: list[int], **options: Any) -> HeartsReplay:
     replay = new_replay(len(totals), **options)
-    for hearts in hands_reaching(totals):
+    for hearts in hearts_reaching(totals):
         play(replay, hearts, [0] * len(totals))
     assert list(replay.summary()["totals"].values()) == totals
     return replay
@@ -144,11 +135,11 @@ def test_rotation(count, first, number, dealer, leader, direction):
     players = players_of(count)
     replay = new_replay(count, target=1000, first_dealer=players[first])
     for _ in range(number - 1):
-        play(replay, [0] * count, [0] * count)
+        play(replay, spread(count), [0] * count)
     expected = {"number": number, "dealer": players[dealer], "leader": players[leader], "pass": direction}
     nxt = replay.next()
     assert {key: nxt[key] for key in expected} == expected
-    hand = play(replay, [0] * count, [0] * count)
+    hand = play(replay, spread(count), [0] * count)
     assert {key: hand[key] for key in expected} == expected
 
 
@@ -158,7 +149,7 @@ def test_dealer_moves_one_seat_left_each_hand(count):
     first = count // 2
     replay = new_replay(count, target=1000, first_dealer=players[first])
     for number in range(1, 2 * count + 2):
-        hand = play(replay, [1] * count, [0] * count)
+        hand = play(replay, spread(count), [0] * count)
         seat = (first + number - 1) % count
         assert hand["dealer"] == players[seat]
         assert hand["leader"] == players[(seat + 1) % count]
@@ -210,11 +201,16 @@ def test_missing_moon_choice_refused(moon):
     ],
 )
 @pytest.mark.parametrize("moon", ["add", "subtract"])
-def test_moon_choice_dropped_when_nobody_shot(hearts, marias, points, moon):
+def test_moon_choice_refused_when_nobody_shot(hearts, marias, points, moon):
+    """docs/rules.md 3.4: a moon choice for a hand without a moon is refused, not ignored."""
     replay = new_replay(6)
-    hand = play(replay, hearts, marias, moon)
-    assert "moon" not in hand["entry"]
-    assert hand["moon_shooter"] is None
+    with pytest.raises(InvalidHand) as err:
+        play(replay, hearts, marias, moon)
+    assert err.value.fields == {"moon": "Nobody took all 26 hearts and both Black Marias, so there is no moon to "
+                                        "choose; leave it empty."}
+    assert replay.hands == []
+    hand = play(replay, hearts, marias)
+    assert "moon" not in hand["entry"] and hand["moon_shooter"] is None
     assert as_list(replay, hand["scores"]) == points
 
 
@@ -225,9 +221,9 @@ def test_moon_choice_dropped_when_nobody_shot(hearts, marias, points, moon):
     "hearts, marias, points",
     [
         ([20, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0], [20, 13, 0, 0, 0, 0]),
-        ([3, 3, 3, 3, 0, 0], [0, 0, 0, 0, 0, 0], [3, 3, 3, 3, 0, 0]),
-        ([0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]),
+        ([4, 4, 4, 4, 4, 0], [0, 0, 0, 0, 0, 0], [4, 4, 4, 4, 4, 0]),
         ([0, 5, 5, 5, 5, 5], [0, 0, 0, 0, 1, 1], [0, 5, 5, 5, 18, 18]),
+        ([10, 10, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0], [10, 10, 0, 0, 0, 0]),
     ],
 )
 def test_points_lost_on_a_cancelled_last_trick(hearts, marias, points):
@@ -235,6 +231,31 @@ def test_points_lost_on_a_cancelled_last_trick(hearts, marias, points):
     hand = play(replay, hearts, marias)
     assert as_list(replay, hand["points"]) == points
     assert as_list(replay, hand["totals"]) == points
+
+
+# docs/rules.md 3.3: the cancelled last trick holds N cards, so at least 26 - N hearts are taken.
+# (players, fewest hearts taken)
+FEWEST_HEARTS = [(6, 20), (7, 19), (8, 18), (9, 17), (10, 16), (11, 15)]
+
+
+@pytest.mark.parametrize("count, fewest", FEWEST_HEARTS)
+def test_the_fewest_hearts_a_hand_can_take(count, fewest):
+    replay = new_replay(count)
+    hand = play(replay, spread(count, fewest), [0] * count)
+    assert sum(hand["points"].values()) == fewest
+    with pytest.raises(InvalidHand) as err:
+        play(replay, spread(count, fewest - 1), [0] * count)
+    assert err.value.fields == {"hearts": f"The hearts add up to {fewest - 1}, but at least {fewest} are taken: "
+                                          f"a cancelled last trick loses at most {count} cards."}
+    assert len(replay.hands) == 1
+
+
+@pytest.mark.parametrize("count", range(6, 12))
+def test_a_hand_of_no_hearts_at_all_is_refused(count):
+    replay = new_replay(count)
+    with pytest.raises(InvalidHand) as err:
+        play(replay, [0] * count, [1, 1] + [0] * (count - 2))
+    assert set(err.value.fields) == {"hearts"} and replay.hands == []
 
 
 @pytest.mark.parametrize(
@@ -329,7 +350,7 @@ def test_hand_state_shape_and_history_kept():
     assert as_list(replay, replay.hands[0]["totals"]) == [18, 0, 7, 16, 2, 9]
     assert as_list(replay, replay.hands[1]["totals"]) == [18, 26, 20, 16, 2, 9]
     assert first["entry"] == entry_of(replay.players, [5, 0, 7, 3, 2, 9], [1, 0, 0, 1, 0, 0])
-    assert set(replay.summary()) == {"totals", "finished", "winners", "next", "closest", "target"}
+    assert set(replay.summary()) == {"totals", "finished", "winners", "next", "closest", "target", "max_hands"}
 
 
 def test_names_are_trimmed_in_the_entry():
@@ -359,6 +380,8 @@ def test_option_defaults_are_not_drawn(raw, seed):
     "raw, expected",
     [
         ({"target": 100}, {"target": 100}),
+        ({"target": 26}, {"target": 26}),
+        ({"target": 99}, {"target": 99}),
         ({"target": 1000}, {"target": 1000}),
         ({"target": 250}, {"target": 250}),
         ({"moon_points": 52}, {"moon_points": 52}),
@@ -376,8 +399,9 @@ def test_options_accepted(raw, expected):
 @pytest.mark.parametrize(
     "raw, field",
     [
-        ({"target": 99}, "target"),
+        ({"target": 25}, "target"),
         ({"target": 1001}, "target"),
+        ({"target": 10 ** 310}, "target"),
         ({"target": 0}, "target"),
         ({"target": -150}, "target"),
         ({"target": "150"}, "target"),
@@ -500,7 +524,7 @@ def random_hand(rng: random.Random, count: int) -> tuple[list[int], list[int]]:
     if rng.random() < 0.08:
         shooter = rng.randrange(count)
         return [26 * (i == shooter) for i in range(count)], [2 * (i == shooter) for i in range(count)]
-    hearts = 26 if rng.random() < 0.8 else rng.randint(0, 25)
+    hearts = 26 if rng.random() < 0.8 else rng.randint(26 - count, 25)
     marias = 2 if rng.random() < 0.8 else rng.randint(0, 1)
     return split(rng, hearts, count), split(rng, marias, count)
 
@@ -535,6 +559,10 @@ def play_random_game(rng: random.Random) -> None:
             with pytest.raises(InvalidHand):
                 play(replay, hearts, marias, moon)
             moon = rng.choice(["subtract", "add"])
+        if not shot and moon is not None:
+            with pytest.raises(InvalidHand):
+                play(replay, hearts, marias, moon)
+            moon = None
         hand = play(replay, hearts, marias, moon)
         points, scores = expected_scores(hearts, marias, moon, moon_points)
         totals = [t + s for t, s in zip(totals, scores)]
@@ -575,8 +603,14 @@ HEARTS_SENTENCES = [
     pytest.param([], "entry", "A hand must be an object.", id="not an object"),
     pytest.param(entry_of(PLAYERS, [20, 7, 0, 0, 0, 0], [0] * 6), "hearts",
                  "The hearts add up to 27; at most 26 can be taken.", id="27 hearts"),
-    pytest.param(entry_of(PLAYERS, [0] * 6, [2, 1, 0, 0, 0, 0]), "black_marias",
+    pytest.param(entry_of(PLAYERS, [5, 5, 4, 4, 4, 4], [2, 1, 0, 0, 0, 0]), "black_marias",
                  "The Black Marias add up to 3; at most 2 can be taken.", id="3 Black Marias"),
+    pytest.param(entry_of(PLAYERS, [0] * 6, [0] * 6), "hearts",
+                 "The hearts add up to 0, but at least 20 are taken: a cancelled last trick loses at most 6 cards.",
+                 id="no hearts"),
+    pytest.param(entry_of(PLAYERS, [5, 5, 4, 4, 4, 4], [1, 1, 0, 0, 0, 0], "subtract"), "moon",
+                 "Nobody took all 26 hearts and both Black Marias, so there is no moon to choose; leave it empty.",
+                 id="moon without a moon"),
 ]
 
 
@@ -590,7 +624,7 @@ def test_refusal_sentences(entry, field, sentence):
 @pytest.mark.parametrize(
     "raw, field, sentence",
     [
-        ({"target": 99}, "target", "The target is a whole number of points from 100 to 1000."),
+        ({"target": 25}, "target", "The target is a whole number of points from 26 to 1000."),
         ({"moon_points": 13}, "moon_points", "Shooting the moon counts either 26 or 52 points."),
     ],
 )
@@ -605,3 +639,38 @@ def test_a_finished_game_says_so():
     with pytest.raises(InvalidHand) as info:
         play(replay, [0] * 6, [0] * 6)
     assert info.value.fields == {"number": "The game is over: a player has reached the target of 150."}
+
+
+# -- how long a game can last -------------------------------------------------------------
+
+
+def test_a_game_kept_going_by_moons_stops_at_400_hands():
+    """Moons taken off the shooter can keep a game under the target for ever; 400 hands is the limit."""
+    count = 11
+    replay = new_replay(count, target=1000)
+    for number in range(1, 401):
+        if number % 2:
+            play(replay, spread(count), [0] * count)
+        else:
+            shooter = (number // 2) % count
+            play(replay, [26 * (seat == shooter) for seat in range(count)],
+                 [2 * (seat == shooter) for seat in range(count)], "subtract")
+    summary = replay.summary()
+    assert max(summary["totals"].values()) < 1000
+    assert (summary["finished"], summary["next"], summary["max_hands"]) == (False, None, 400)
+    with pytest.raises(InvalidHand) as info:
+        play(replay, spread(count), [0] * count)
+    assert info.value.fields == {"number": "This match has reached the limit of 400 hands; no more can be recorded."}
+    assert len(replay.hands) == 400
+
+
+def test_the_limit_is_the_games():
+    assert GAME.max_hands == 400 == new_replay(6).max_hands
+
+
+def test_stored_options_are_checked_again_when_replayed():
+    """A match's options kept in the database pass the same rules before a hand is added up."""
+    players = players_of(6)
+    with pytest.raises(InvalidHand) as info:
+        GAME.new_replay(players, {"target": 10 ** 310, "moon_points": 26, "first_dealer": "Ann"})
+    assert set(info.value.fields) == {"target"}

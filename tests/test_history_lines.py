@@ -30,3 +30,13 @@ def test_phones_are_named_as_this_phone_reads_them(app):
     with app.test_request_context():
         assert sources(changes, "phone bb22") == {"phone aa11": "phone 2", "api": "API", "phone bb22": "this phone",
                                                   "phone cc33": "phone 3", "": "unknown"}
+
+
+def test_a_stored_value_in_no_shape_the_rules_give_is_shown_as_stored(app):
+    """Written around the app, a change still reads: the odd value as it is, never an error page."""
+    with app.test_request_context():
+        assert lines(None, {"doubles": [1, "Bob"]}) == ["doubles: [1, 'Bob']"]
+        assert lines(None, {"cards": [["A"], None]}) == ["cards: [['A'], None]"]
+        assert lines(None, {"contract": ["trumps"]}) == ["contract: ['trumps']"]
+        assert lines({"points": [75, 45]}, [75, 45]) == ["entry: – → 75 : 45", "card points: 75 : 45 → –"]
+        assert lines(None, {"queens": {"Ann": 10 ** 30}}) == [f"Ann: queens {10 ** 30}"]

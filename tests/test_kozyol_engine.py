@@ -275,6 +275,39 @@ def test_contradictions_are_refused(entry, field):
     assert list(err.fields) == [field]
 
 
+# docs/rules.md 2.2: a lead is 1 to 4 cards covered by as many, so a deal has 3 to 9 tricks;
+# trick counts given for both teams add up to that. (tricks [team 0, team 1], accepted)
+TRICK_TOTALS = [
+    pytest.param([1, 1], False, id="2 tricks"),
+    pytest.param([1, 0], False, id="1 trick"),
+    pytest.param([2, 1], True, id="3 tricks: four-card leads"),
+    pytest.param([1, 2], True, id="3 tricks, the other way"),
+    pytest.param([4, 2], True, id="6 tricks"),
+    pytest.param([5, 4], True, id="9 tricks: single cards"),
+    pytest.param([8, 1], True, id="9 tricks, one team most"),
+    pytest.param([5, 5], False, id="10 tricks"),
+    pytest.param([9, 9], False, id="18 tricks"),
+]
+
+
+@pytest.mark.parametrize("mirrored", [False, True], ids=["as written", "teams swapped"])
+@pytest.mark.parametrize("tricks, accepted", TRICK_TOTALS)
+def test_both_teams_tricks_add_up_to_3_to_9(tricks, accepted, mirrored):
+    points, tricks = ([45, 75], tricks[::-1]) if mirrored else ([75, 45], tricks)
+    if accepted:
+        assert replay().play(deal(points, tricks))["entry"]["tricks"] == tricks
+    else:
+        err = refused(replay(), deal(points, tricks))
+        assert err.fields == {"tricks": f"The tricks add up to {sum(tricks)}; a deal has 3 to 9 tricks."}
+
+
+@pytest.mark.parametrize("points, tricks", [
+    ([75, 45], [1, None]), ([75, 45], [None, 1]), ([0, 120], [0, None]), ([120, 0], [None, 0]),
+])
+def test_one_teams_tricks_alone_need_no_total(points, tricks):
+    assert replay().play(deal(points, tricks))["entry"]["tricks"] == tricks
+
+
 # -- counting cards -----------------------------------------------------------------------
 
 
@@ -387,6 +420,7 @@ def test_summary_before_the_first_deal():
         "finished": False,
         "winners": [],
         "next": {"number": 1, "dealer": "Ann", "leader": "Bob"},
+        "max_hands": 200,
     }
 
 
@@ -612,7 +646,8 @@ def test_doctests():
 SENTENCES = [
     pytest.param([], "entry", "A deal must be an object.", id="not an object"),
     pytest.param({}, "points", "Enter the card points of both teams, or the cards they won.", id="nothing"),
-    pytest.param(deal([75, 45], [5, 5]), "tricks", "The tricks add up to 10; a deal has at most 9.", id="10 tricks"),
+    pytest.param(deal([75, 45], [5, 5]), "tricks", "The tricks add up to 10; a deal has 3 to 9 tricks.", id="10 tricks"),
+    pytest.param(deal([75, 45], [1, 1]), "tricks", "The tricks add up to 2; a deal has 3 to 9 tricks.", id="2 tricks"),
     pytest.param(deal([75, 45], [0, 5]), "tricks", "Ann and Cid won card points, so they took at least one trick.",
                  id="points without a trick"),
     pytest.param(deal([45, 75], [None, 9]), "tricks", "Ann and Cid won card points, so they took at least one trick.",
@@ -661,3 +696,33 @@ def test_kozyol_needs_four_players():
     with pytest.raises(InvalidHand) as info:
         parse_options(PLAYERS[:3], {}, None)
     assert info.value.fields == {"players": "This game needs exactly 4 players."}
+
+
+# -- how long a series can last -----------------------------------------------------------
+
+
+def test_a_series_of_eggs_stops_at_200_deals():
+    """Eggs for ever never make a goat; 200 deals is the limit."""
+    series = replay()
+    for _ in range(200):
+        series.play(deal([60, 60]))
+    summary = series.summary()
+    assert (summary["finished"], summary["next"], summary["max_hands"], summary["totals"]) == (False, None, 200, [0, 0])
+    err = refused(series, deal([75, 45]))
+    assert err.fields == {"number": "This match has reached the limit of 200 hands; no more can be recorded."}
+
+
+def test_the_longest_series_without_eggs_fits_well_within_the_limit():
+    """At the highest target, 100, each team can take 49 light defeats: the 99th deal makes a goat."""
+    series = replay(target=100)
+    for number in range(98):
+        series.play(deal([75, 45] if number % 2 else [45, 75]))
+    assert series.summary()["totals"] == [98, 98] and not series.finished
+    series.play(deal([75, 45]))
+    assert series.finished and len(series.hands) == 99 < GAME.max_hands == series.max_hands == 200
+
+
+def test_stored_options_are_checked_again_when_replayed():
+    with pytest.raises(InvalidHand) as info:
+        GAME.new_replay(PLAYERS, {"target": 10 ** 310})
+    assert set(info.value.fields) == {"target"}

@@ -121,6 +121,46 @@ def test_limits_and_choices_are_the_engines_own(document):
     assert schemas["HeartsNewMatch"]["properties"]["language"]["enum"] == [*LANGUAGES, None]
 
 
+def integers(schema: object, where: str = "") -> list[tuple[str, dict]]:
+    """Every integer schema inside a schema, with where it sits."""
+    found = []
+    if isinstance(schema, dict):
+        if schema.get("type") == "integer":
+            found.append((where, schema))
+        for key, value in schema.items():
+            found += integers(value, f"{where}/{key}")
+    elif isinstance(schema, list):
+        for index, value in enumerate(schema):
+            found += integers(value, f"{where}/{index}")
+    return found
+
+
+def test_every_number_a_match_takes_has_a_documented_range(document):
+    """Options, entries, a hand's number and a backup: each number has its minimum and maximum."""
+    schemas = document["components"]["schemas"]
+    taken = [name for name in schemas if name.endswith(("Options", "Export", "NewHand", "BarbuDouble"))
+             or "Entry" in name]
+    assert {"BarbuOptions", "KozyolEntry", "HeartsEntry", "NewHand", "KozyolExport"} <= set(taken)
+    unbounded = [f"{name}{where}" for name in taken for where, schema in integers(schemas[name])
+                 if "minimum" not in schema or "maximum" not in schema]
+    assert unbounded == []
+
+
+def test_the_ranges_and_limits_are_the_engines_own(document):
+    schemas = document["components"]["schemas"]
+    domino = schemas["BarbuOptions"]["properties"]["domino_scores"]["items"]
+    assert (domino["minimum"], domino["maximum"]) == barbu.DOMINO_SCORE_RANGE == (-130, 130)
+    target = schemas["HeartsOptions"]["properties"]["target"]
+    assert (target["minimum"], target["maximum"]) == (hearts.TARGET_MIN, hearts.TARGET_MAX) == (26, 1000)
+    for slug, title in (("barbu", "Barbu"), ("kozyol", "Kozyol"), ("hearts", "Hearts")):
+        assert schemas[f"{title}Export"]["properties"]["hands"]["maxItems"] == GAMES[slug].max_hands
+        assert schemas[f"{title}Match"]["properties"]["max_hands"] == {
+            "const": GAMES[slug].max_hands, "description": schemas[f"{title}Match"]["properties"]["max_hands"][
+                "description"]}
+        assert "max_hands" in schemas[f"{title}Match"]["required"]
+    assert [GAMES[slug].max_hands for slug in ("barbu", "kozyol", "hearts")] == [28, 200, 400]
+
+
 def test_the_document_needs_no_database(app: Flask):
     app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:////nonexistent/folder/none.sqlite"
     with app.app_context():

@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 TOKENS = re.compile(r"[A-Za-z_][\w-]*|\d+")
 # How many columns or rows a header cell spans is the table's shape, not a rule.
 SPANS = re.compile(r'\b(?:colspan|rowspan)="\d+"')
+# An HTTP status the script compares an answer with is the protocol's number, not a rule.
+STATUSES = re.compile(r"\bstatus\s*[!=]==?\s*\d{3}\b")
 
 
 def numbers_in(value: object) -> Iterator[int]:
@@ -58,7 +60,7 @@ def typed_numbers(text: str) -> list[tuple[int, str]]:
     """Free-standing numbers in a page or script, with the line they stand on."""
     found = []
     for number, line in enumerate(text.splitlines(), 1):
-        for token in TOKENS.findall(SPANS.sub("", line)):
+        for token in TOKENS.findall(STATUSES.sub("", SPANS.sub("", line))):
             if token.isdigit():
                 found.append((int(token), f"{number}: {line.strip()[:100]}"))
     return found
@@ -73,3 +75,4 @@ def test_no_rule_number_is_typed_in_a_template_or_the_script(path: Path):
 
 def test_the_check_finds_a_typed_rule_number():
     assert [n for n, _ in typed_numbers('<input max="13"> {{ x|columns(2, 4) }} seat-3 h1 <th colspan="2">')] == [13, 2, 4]
+    assert [n for n, _ in typed_numbers('if (response.status === 200) { max = 200; }')] == [200]

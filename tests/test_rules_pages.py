@@ -151,15 +151,19 @@ def test_every_limit_of_a_game_is_a_row_of_its_page(client):
                   "Hands in a match": f"exactly {barbu.HANDS}",
                   "Queens taken by one player": f"0 to {barbu.QUEENS}, all players together {barbu.QUEENS}"},
         "kozyol": {"Defeat points that end the series": "{} to {}".format(*kozyol.TARGET_RANGE),
-                   "Tricks of one team": f"0 to {kozyol.TRICKS_PER_DEAL}, both teams together at most "
-                                         f"{kozyol.TRICKS_PER_DEAL}",
+                   "Tricks of one team": f"0 to {kozyol.TRICKS_PER_DEAL}, both teams together "
+                                         f"{kozyol.FEWEST_TRICKS} to {kozyol.TRICKS_PER_DEAL}",
+                   "Deals in a series": f"at most {kozyol.MAX_DEALS}: no real table plays that long "
+                                        "(a moon or eggs can make a game endless)",
                    "Card points of one team": f"0 to {kozyol.TOTAL_POINTS}, both teams together "
                                               f"{kozyol.TOTAL_POINTS}; never 1 or {kozyol.TOTAL_POINTS - 1}"},
         "hearts": {"Players": f"{hearts.MIN_PLAYERS} to {hearts.MAX_PLAYERS}",
                    "Game ends when a player reaches": f"{hearts.TARGET_MIN} to {hearts.TARGET_MAX}",
                    "Shooting the moon counts": "{} or {}".format(*hearts.MOON_POINTS),
                    "Black Marias taken by one player": f"0 to {hearts.BLACK_MARIAS}, all players together at most "
-                                                       f"{hearts.BLACK_MARIAS}"},
+                                                       f"{hearts.BLACK_MARIAS}",
+                   "Hands in a game": f"at most {hearts.MAX_HANDS}: no real table plays that long "
+                                      "(a moon or eggs can make a game endless)"},
     }
     for game, limits in expected.items():
         table = {cells[0]: cells[1] for cells in rows(read(client, f"/rules/{game}")) if len(cells) == 2}
@@ -318,7 +322,8 @@ def test_match_pages_link_the_rules_of_the_match(app, game, players):
         assert link in read(phone, f"/m/{made['id']}/table")
     # A hand recorded changes nothing of the link, and the page it opens says the match's own options.
     body = {"barbu": {"contract": "barbu", "king_of_hearts": players[1]}, "kozyol": {"points": [75, 45]},
-            "hearts": {"hearts": dict.fromkeys(players, 0), "black_marias": dict.fromkeys(players, 0)}}[game]
+            "hearts": {"hearts": {**dict.fromkeys(players, 0), players[0]: 26},
+                       "black_marias": dict.fromkeys(players, 0)}}[game]
     assert editor.post(f"/api/v1/matches/{made['id']}/hands", json=body,
                        headers=bearer(made["edit_key"])).status_code == 201
     assert link in read(watcher, f"/m/{made['id']}")

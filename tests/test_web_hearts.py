@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import bearer, create_match, post_form
+from conftest import bearer, create_match, hearts_reaching, post_form
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 SIX = NAMES[:6]
@@ -84,13 +84,7 @@ def joined(client: FlaskClient, players: list[str] = SIX, **options: Any) -> dic
 
 def reach(client: FlaskClient, made: dict[str, Any], goal: list[int]) -> None:
     """Bring a fresh game to these totals over the API, hearts only and never a moon."""
-    left = list(goal)
-    while any(left):
-        hearts, room = [], 26
-        for seat, need in enumerate(left):
-            hearts.append(min(need, room))
-            room -= hearts[-1]
-            left[seat] -= hearts[-1]
+    for hearts in hearts_reaching(goal):
         body = {"hearts": dict(zip(made["players"], hearts)), "black_marias": dict.fromkeys(made["players"], 0)}
         answer = client.post(f"/api/v1/matches/{made['id']}/hands", json=body, headers=bearer(made["edit_key"]))
         assert answer.status_code == 201, answer.get_json()
@@ -150,7 +144,7 @@ def test_empty_seats_after_the_names_are_fine_but_not_between_them(client):
     pytest.param(NAMES[:5], {}, "players", "This game needs 6 to 11 players.", id="five-players"),
     pytest.param([*SIX[:5], "Ann"], {}, "players", "Two players have the same name; names must differ.",
                  id="same-name"),
-    pytest.param(SIX, {"target": "99"}, "target", "Number must be between 100 and 1000.", id="target-99"),
+    pytest.param(SIX, {"target": "25"}, "target", "Number must be between 26 and 1000.", id="target-25"),
     pytest.param(SIX, {"target": "lots"}, "target", "Not a valid integer value.", id="target-text"),
     pytest.param(SIX, {"target": ""}, "target", "This field is required.", id="target-empty"),
     pytest.param(SIX, {"moon_points": "30"}, "moon_points", "Not a valid choice.", id="moon-points"),
@@ -245,10 +239,35 @@ def test_shooting_the_moon_and_subtracting(client):
     assert "shot the moon" in page and "<strong>-52</strong>" in page
 
 
-def test_a_moon_choice_without_a_moon_is_ignored(client):
+def test_a_moon_choice_without_a_moon_is_refused_beside_the_choice(client):
+    """docs/rules.md 3.4: a moon choice for a hand where nobody shot the moon is refused, not ignored."""
     match_id = start(client)
-    saved(enter(client, match_id, [20, 6, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], moon="add"), match_id, 1)
+    answer = enter(client, match_id, [20, 6, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0], moon="add")
+    assert answer.status_code == 422
+    page = answer.text
+    assert error_beside(page, "moon") == ("Nobody took all 26 hearts and both Black Marias, so there is no moon to "
+                                          "choose; leave it empty.")
+    assert [value_of(page, f"hearts_{seat}") for seat in range(6)] == ["20", "6", "0", "0", "0", "0"]
+    assert checked(page, "moon") == ["add"]
+    assert state(client, match_id)["hands"] == []
+    saved(enter(client, match_id, [20, 6, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0]), match_id, 1)
     assert totals(client, match_id) == [33, 19, 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize(("players", "hearts", "fewest"), [
+    pytest.param(SIX, [0] * 6, 20, id="6 players, nothing typed"),
+    pytest.param(SIX, [5, 5, 5, 4, 0, 0], 20, id="6 players, 19 hearts"),
+    pytest.param(NAMES, [14] + [0] * 10, 15, id="11 players, 14 hearts"),
+])
+def test_hearts_that_do_not_account_for_the_hand_are_refused_beside_them(client, players, hearts, fewest):
+    """docs/rules.md 3.3: a cancelled last trick loses at most N cards, so at least 26 - N hearts are taken."""
+    match_id = start(client, players)
+    answer = enter(client, match_id, hearts)
+    assert answer.status_code == 422
+    assert error_beside(answer.text, "hearts") == (f"The hearts add up to {sum(hearts)}, but at least {fewest} are "
+                                                   f"taken: a cancelled last trick loses at most {len(players)} cards.")
+    assert [value_of(answer.text, f"hearts_{seat}") for seat in range(len(players))] == [str(n) for n in hearts]
+    assert state(client, match_id)["hands"] == []
 
 
 def test_27_hearts_are_refused_with_the_reason_beside_the_hearts_and_the_typed_values_kept(client):
@@ -278,7 +297,7 @@ def test_a_missing_moon_choice_is_refused_beside_the_choice_and_the_rest_stays_t
 
 def test_too_many_black_marias_are_refused_beside_them(client):
     match_id = start(client)
-    answer = enter(client, match_id, [1, 0, 0, 0, 0, 0], [1, 1, 1, 0, 0, 0])
+    answer = enter(client, match_id, [5, 5, 4, 4, 4, 4], [1, 1, 1, 0, 0, 0])
     assert answer.status_code == 422
     assert error_beside(answer.text, "black_marias") == "The Black Marias add up to 3; at most 2 can be taken."
 
@@ -321,7 +340,7 @@ def test_a_row_that_is_not_a_count_is_refused_in_that_row(client, typed, reason)
 ])
 def test_a_tampered_form_is_refused_not_crashed(client, extra):
     match_id = start(client)
-    answer = post_form(client, f"/m/{match_id}/hands/new", {**hand_data([1, 0, 0, 0, 0, 0]), **extra},
+    answer = post_form(client, f"/m/{match_id}/hands/new", {**hand_data([21, 0, 0, 0, 0, 0]), **extra},
                        token_from=TOKEN_PAGE)
     assert answer.status_code == 422
     assert state(client, match_id)["hands"] == []
@@ -329,7 +348,7 @@ def test_a_tampered_form_is_refused_not_crashed(client, extra):
 
 def test_a_hand_without_the_form_token_is_refused(client):
     match_id = start(client)
-    answer = client.post(f"/m/{match_id}/hands/new", data=hand_data([1, 0, 0, 0, 0, 0]))
+    answer = client.post(f"/m/{match_id}/hands/new", data=hand_data([21, 0, 0, 0, 0, 0]))
     assert answer.status_code == 422
     assert 'class="error banner"' in answer.text
     assert state(client, match_id)["hands"] == []
@@ -367,36 +386,36 @@ def test_the_match_page_shows_columns_running_totals_closest_and_the_next_hand(c
 def test_editing_a_hand_starts_from_what_was_entered_and_recomputes(client):
     match_id = start(client)
     saved(enter(client, match_id, [0, 0, 26, 0, 0, 0], [0, 0, 2, 0, 0, 0], moon="subtract"), match_id, 1)
-    saved(enter(client, match_id, [1, 0, 0, 0, 0, 0]), match_id, 2)
+    saved(enter(client, match_id, [21, 0, 0, 0, 0, 0]), match_id, 2)
     form = client.get(f"/m/{match_id}/hands/1").text
     assert "Correcting hand 1" in form
     assert value_of(form, "hearts_2") == "26" and checked(form, "black_marias_2") == ["2"]
     assert checked(form, "moon") == ["subtract"]
     assert "Ann deals 17 cards each" in form, "the hand keeps its own dealer"
     saved(enter(client, match_id, [0, 0, 26, 0, 0, 0], [0, 0, 2, 0, 0, 0], number=1, moon="add"), match_id, 1)
-    assert totals(client, match_id) == [27, 26, 0, 26, 26, 26]
+    assert totals(client, match_id) == [47, 26, 0, 26, 26, 26]
     assert len(state(client, match_id)["hands"]) == 2
 
 
 def test_a_refused_correction_changes_nothing(client):
     match_id = start(client)
-    saved(enter(client, match_id, [3, 0, 0, 0, 0, 0]), match_id, 1)
+    saved(enter(client, match_id, [23, 0, 0, 0, 0, 0]), match_id, 1)
     answer = enter(client, match_id, [30, 0, 0, 0, 0, 0], number=1)
     assert answer.status_code == 422
-    assert totals(client, match_id) == [3, 0, 0, 0, 0, 0]
+    assert totals(client, match_id) == [23, 0, 0, 0, 0, 0]
 
 
 def test_undo_removes_only_the_last_hand(client):
     match_id = start(client)
-    saved(enter(client, match_id, [3, 0, 0, 0, 0, 0]), match_id, 1)
-    saved(enter(client, match_id, [0, 4, 0, 0, 0, 0]), match_id, 2)
+    saved(enter(client, match_id, [23, 0, 0, 0, 0, 0]), match_id, 1)
+    saved(enter(client, match_id, [0, 24, 0, 0, 0, 0]), match_id, 2)
     page = client.get(f"/m/{match_id}").text
     assert page.count("/undo") == 1 and f"/m/{match_id}/hands/2/undo" in page
     refused = post_form(client, f"/m/{match_id}/hands/1/undo", {}, token_from=TOKEN_PAGE)
     assert refused.status_code == 302 and len(state(client, match_id)["hands"]) == 2
     answer = post_form(client, f"/m/{match_id}/hands/2/undo", {}, token_from=TOKEN_PAGE)
     assert answer.status_code == 302
-    assert totals(client, match_id) == [3, 0, 0, 0, 0, 0]
+    assert totals(client, match_id) == [23, 0, 0, 0, 0, 0]
     assert "Hand 2 was undone." in client.get(f"/m/{match_id}").text
 
 
@@ -420,26 +439,26 @@ def test_a_tie_shares_the_win(client):
     made = joined(client, target=100)
     reach(client, made, [90, 50, 10, 10, 60, 70])
     number = len(state(client, made["id"])["hands"]) + 1
-    saved(enter(client, made["id"], [10, 0, 0, 0, 0, 0]), made["id"], number)
+    saved(enter(client, made["id"], [10, 0, 5, 5, 0, 0]), made["id"], number)
     assert "Winners: Cid, Dee" in client.get(f"/m/{made['id']}").text
 
 
 def test_a_watcher_without_the_key_reads_but_cannot_write(app, client):
     match_id = start(client)
-    saved(enter(client, match_id, [3, 0, 0, 0, 0, 0]), match_id, 1)
+    saved(enter(client, match_id, [23, 0, 0, 0, 0, 0]), match_id, 1)
     watcher = app.test_client()
     page = watcher.get(f"/m/{match_id}")
     assert page.status_code == 200
     text = page.text
-    assert "You are watching." in text and "Σ 3" in text
+    assert "You are watching." in text and "Σ 23" in text
     assert "Enter hand" not in text and "/hands/1" not in text and "Undo" not in text
     assert "join?key=" not in text, "a watcher never sees the edit link"
     assert watcher.get(f"/m/{match_id}/hands/new").status_code == 403
     assert watcher.get(f"/m/{match_id}/hands/1").status_code == 403
-    token = post_form(watcher, f"/m/{match_id}/hands/new", hand_data([1, 0, 0, 0, 0, 0]), token_from=TOKEN_PAGE)
+    token = post_form(watcher, f"/m/{match_id}/hands/new", hand_data([21, 0, 0, 0, 0, 0]), token_from=TOKEN_PAGE)
     assert token.status_code == 403
     assert post_form(watcher, f"/m/{match_id}/hands/1/undo", {}, token_from=TOKEN_PAGE).status_code == 403
-    assert totals(client, match_id) == [3, 0, 0, 0, 0, 0]
+    assert totals(client, match_id) == [23, 0, 0, 0, 0, 0]
 
 
 def test_an_unknown_game_or_hand_is_404(client):

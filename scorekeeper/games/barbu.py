@@ -20,6 +20,7 @@ from .base import (
     Summary,
     Upcoming,
     as_bool,
+    as_int,
     as_player,
     check_option_keys,
     in_seat_order,
@@ -33,6 +34,7 @@ from .base import (
 SEATS = 4
 HANDS_PER_DECLARER = 7
 HANDS = SEATS * HANDS_PER_DECLARER
+MAX_HANDS = HANDS  # a match is exactly its 28 hands
 DOUBLES_OWED = 2
 CARDS_PER_HAND = 13
 
@@ -57,6 +59,8 @@ LAST_TRICK = -20
 KING_OF_HEARTS = -20
 DOMINO_SCORES = (45, 20, 5, -5)
 DOMINO_TOTAL = sum(DOMINO_SCORES)
+# A place in Dominoes is worth at most what the two positive contracts are worth together, either way.
+DOMINO_SCORE_RANGE = (-2 * DOMINO_TOTAL, 2 * DOMINO_TOTAL)
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 QUEENS = 4
 DOUBLED, REDOUBLED = 1, 2  # what a double and a redouble multiply the pair's difference by
@@ -149,6 +153,7 @@ def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random
         or any(isinstance(v, bool) or not isinstance(v, int) for v in domino)
     ):
         raise refuse("domino_scores", N_("Give four whole numbers, first place to last."))
+    domino = [as_int(value, "domino_scores", *DOMINO_SCORE_RANGE) for value in domino]
     if sum(domino) != DOMINO_TOTAL or domino != sorted(domino, reverse=True):
         raise refuse(
             "domino_scores", N_("The four scores must go down from first place and add up to {total}."),
@@ -300,11 +305,13 @@ class BarbuReplay:
     """A Barbu match replayed hand by hand."""
 
     lowest_wins = False
+    max_hands = MAX_HANDS
 
     def __init__(self, players: list[str], options: Mapping[str, Any]):
         self.players = list(players)
-        self.options = BarbuOptions(**options)  # type: ignore[typeddict-item]
-        self.first = self.players.index(options["first_declarer"])
+        # Checked again: stored options pass the same rules as new ones before anything is added up.
+        self.options = parse_options(self.players, options, None)
+        self.first = self.players.index(self.options["first_declarer"])
         self.sides = [[p] for p in self.players]
         self.hands: list[BarbuHand] = []
         # Hand number -> the reasons behind its warnings, for the web layer to translate.
@@ -427,6 +434,7 @@ class BarbuReplay:
             finished=self.finished,
             winners=winners_of(self.totals) if self.finished else [],
             next=self.next(),
+            max_hands=MAX_HANDS,
         )
 
     def side_totals(self, hand: BarbuHand | None = None) -> list[int]:  # type: ignore[override]
@@ -438,6 +446,7 @@ GAME = Game(
     title=N_("Barbu"),
     min_players=SEATS,
     max_players=SEATS,
+    max_hands=MAX_HANDS,
     parse_options=parse_options,
     new_replay=BarbuReplay,
 )

@@ -95,10 +95,15 @@ class HandState(TypedDict):
 
 
 class Summary(TypedDict):
-    """The state after the last hand; each game adds its totals (and extras such as Kozyol's teams)."""
+    """The state after the last hand; each game adds its totals (and extras such as Kozyol's teams).
+
+    ``max_hands`` is the game's limit on hands: ``next`` is None once a match holds that many,
+    finished or not.
+    """
 
     finished: bool
     winners: list[str]
+    max_hands: int
 
 
 class Replay(Protocol):
@@ -113,6 +118,7 @@ class Replay(Protocol):
     hands: Sequence[HandState]
     sides: list[list[str]]
     lowest_wins: bool
+    max_hands: int  # no match of the game holds more hands (docs/rules.md, "How long a match can last")
 
     @property
     def finished(self) -> bool:
@@ -148,6 +154,7 @@ class Game:
     title: str
     min_players: int
     max_players: int
+    max_hands: int  # more hands than any real table plays: recording and restoring stop there
     parse_options: Callable[[list[str], Mapping[str, Any] | None, random.Random | None], Mapping[str, Any]]
     new_replay: Callable[[list[str], Mapping[str, Any]], Replay]
 
@@ -212,6 +219,18 @@ def as_int(value: Any, field_name: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise refuse(field_name, N_("Enter a number from {low} to {high}."), low=low, high=high)
     return value
+
+
+def at_limit(count: int, limit: int) -> InvalidHand | None:
+    """The refusal of one more hand once a match holds limit hands, else None.
+
+    >>> at_limit(199, 200) is None, str(at_limit(200, 200))
+    (True, 'This match has reached the limit of 200 hands; no more can be recorded.')
+    """
+    if count < limit:
+        return None
+    return refuse("number", N_("This match has reached the limit of {limit} hands; no more can be recorded."),
+                  limit=limit)
 
 
 def as_bool(value: Any, field_name: str) -> bool:

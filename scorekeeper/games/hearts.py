@@ -14,6 +14,7 @@ from .base import (
     Entry,
     Game,
     Summary,
+    at_limit,
     check_option_keys,
     in_seat_order,
     optional_choice,
@@ -38,8 +39,12 @@ CARDS_PASSED = 3
 MOON_CHOICES = ("subtract", "add")
 MOON_POINTS = (26, 52)
 TARGET = 150
-TARGET_MIN = 100
+TARGET_MIN = 26  # any target a table agrees on, down to one moon's worth; 100 is the sensible least
 TARGET_MAX = 1000
+# A game in which every hand's 52 points are taken ends within 212 hands even at the extremes
+# (11 players, target 1000, points spread perfectly evenly); 400 leaves room for cancelled last
+# tricks and moons taken off the shooter, and is over 30 hours of play.
+MAX_HANDS = 400
 OPTIONS = ("target", "moon_points", "first_dealer")
 
 
@@ -183,6 +188,11 @@ def parse_entry(entry: Any, players: list[str]) -> tuple[HeartsEntry, str | None
         raise refuse("entry", N_("A hand must be an object."))
     hearts = per_player(entry, "hearts", players, HEARTS)
     _check_at_most(hearts, "hearts", HEARTS, N_("The hearts add up to {got}; at most {limit} can be taken."))
+    # Only a cancelled last trick loses cards, and it holds one card per player.
+    if sum(hearts.values()) < HEARTS - len(players):
+        raise refuse("hearts", N_("The hearts add up to {got}, but at least {low} are taken: a cancelled last "
+                                  "trick loses at most {count} cards."),
+                     got=sum(hearts.values()), low=HEARTS - len(players), count=len(players))
     marias = per_player(entry, "black_marias", players, BLACK_MARIAS)
     _check_at_most(
         marias, "black_marias", BLACK_MARIAS, N_("The Black Marias add up to {got}; at most {limit} can be taken.")
@@ -190,6 +200,9 @@ def parse_entry(entry: Any, players: list[str]) -> tuple[HeartsEntry, str | None
     moon = optional_choice(entry, "moon", MOON_CHOICES)
     normalized = HeartsEntry(hearts=hearts, black_marias=marias)
     shooter = shooter_of(hearts, marias)
+    if shooter is None and moon is not None:
+        raise refuse("moon", N_("Nobody took all {hearts} hearts and both Black Marias, so there is no moon to "
+                                "choose; leave it empty."), hearts=HEARTS)
     if shooter is not None:
         if moon is None:
             raise refuse(
@@ -204,11 +217,13 @@ class HeartsReplay:
     """A Cancellation Hearts match replayed hand by hand."""
 
     lowest_wins = True
+    max_hands = MAX_HANDS
 
     def __init__(self, players: list[str], options: Mapping[str, Any]):
         self.players = list(players)
-        self.options = HeartsOptions(**options)  # type: ignore[typeddict-item]
-        self.first = self.players.index(options["first_dealer"])
+        # Checked again: stored options pass the same rules as new ones before anything is added up.
+        self.options = parse_options(self.players, options, None)
+        self.first = self.players.index(self.options["first_dealer"])
         self.sides = [[p] for p in self.players]
         self.hands: list[HeartsHand] = []
         self.totals = {p: 0 for p in self.players}
@@ -229,6 +244,8 @@ class HeartsReplay:
                 "number", N_("The game is over: a player has reached the target of {target}."),
                 target=self.options["target"],
             )
+        if limit := at_limit(len(self.hands), MAX_HANDS):
+            raise limit
         normalized, shooter = parse_entry(entry, self.players)
         points = points_of(normalized["hearts"], normalized["black_marias"])
         scores = score(points, shooter, normalized.get("moon"), self.options["moon_points"])
@@ -247,8 +264,8 @@ class HeartsReplay:
         return hand
 
     def next(self) -> HeartsUpcoming | None:
-        """What the table does next, or None once a player has reached the target."""
-        if self.finished:
+        """What the table does next, or None once a player has reached the target or the match its limit."""
+        if self.finished or len(self.hands) >= MAX_HANDS:
             return None
         number = len(self.hands) + 1
         seats, cards = self._seats(number), deal(len(self.players))
@@ -264,6 +281,7 @@ class HeartsReplay:
             next=self.next(),
             closest=winners_of(self.totals),
             target=self.options["target"],
+            max_hands=MAX_HANDS,
         )
 
     def side_totals(self, hand: HeartsHand | None = None) -> list[int]:  # type: ignore[override]
@@ -275,6 +293,7 @@ GAME = Game(
     title=N_("Cancellation Hearts"),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
+    max_hands=MAX_HANDS,
     parse_options=parse_options,
     new_replay=HeartsReplay,
 )

@@ -23,6 +23,7 @@ from .base import (
     as_bool,
     as_int,
     as_player,
+    at_limit,
     check_option_keys,
     optional_choice,
     optional_seat_name,
@@ -32,6 +33,7 @@ from .base import (
 SEATS = 4
 TEAMS = 2
 TRICKS_PER_DEAL = 9  # 36 cards, four to a trick; leads of several cards make fewer tricks
+FEWEST_TRICKS = 3  # every lead four cards covered by four: 16 cards, 16, then the last 4
 CARD_VALUES = {"A": 11, "10": 10, "K": 4, "Q": 3, "J": 2}  # 9, 8, 7 and 6 count nothing
 CARDS_PER_RANK = 4
 TOTAL_POINTS = CARDS_PER_RANK * sum(CARD_VALUES.values())
@@ -41,6 +43,9 @@ DEFEAT = {"light": 2, "heavy": 4, "no_trick": 6}
 EGGS_MULTIPLIER = 2
 DEFAULT_TARGET = 12
 TARGET_RANGE = (1, 100)
+# No series at the highest target lasts 99 deals without eggs (each team at most 49 light defeats
+# before the 50th); 200 leaves room for 101 eggs, more than any real table sees.
+MAX_DEALS = 200
 FLAGS = ("eggs_double_next", "six_for_zero_points")
 OPTIONS = ("target", *FLAGS, "first_dealer")
 
@@ -222,9 +227,9 @@ def parse_tricks(raw: Any, points: list[int], teams: list[list[str]]) -> list[in
         raw, "tricks", N_("Enter the tricks of {a1} and {a2}, then of {b1} and {b2}; either may be empty."), teams)
     tricks = [None if t is None else as_int(t, "tricks", 0, TRICKS_PER_DEAL) for t in tricks]
     got = sum(t for t in tricks if t is not None)
-    if got > TRICKS_PER_DEAL:
-        raise refuse("tricks", N_("The tricks add up to {got}; a deal has at most {limit}."),
-                     got=got, limit=TRICKS_PER_DEAL)
+    if got > TRICKS_PER_DEAL or (None not in tricks and got < FEWEST_TRICKS):
+        raise refuse("tricks", N_("The tricks add up to {got}; a deal has {low} to {high} tricks."),
+                     got=got, low=FEWEST_TRICKS, high=TRICKS_PER_DEAL)
     for team, (p1, p2) in enumerate(teams):
         if points[team] > 0 and (tricks[team] == 0 or tricks[team] is None and got == TRICKS_PER_DEAL):
             raise refuse("tricks", N_("{p1} and {p2} won card points, so they took at least one trick."), p1=p1, p2=p2)
@@ -265,6 +270,7 @@ class KozyolReplay:
     """A Kozyol series replayed deal by deal."""
 
     lowest_wins = True  # defeat points: the team that reaches the target is the goat
+    max_hands = MAX_DEALS
 
     def __init__(self, players: list[str], options: Mapping[str, Any]):
         self.players = list(players)
@@ -294,6 +300,8 @@ class KozyolReplay:
         if self.goat is not None:
             p1, p2 = self.teams[self.goat]
             raise refuse("number", N_("The series is over: {p1} and {p2} are the goat."), p1=p1, p2=p2)
+        if limit := at_limit(len(self.hands), MAX_DEALS):
+            raise limit
         if not isinstance(entry, Mapping):
             raise refuse("entry", N_("A deal must be an object."))
         number = len(self.hands) + 1
@@ -316,8 +324,8 @@ class KozyolReplay:
         return hand
 
     def next(self) -> KozyolUpcoming | None:
-        """Number, dealer and leader of the next deal, or None once the series is over."""
-        if self.goat is not None:
+        """Number, dealer and leader of the next deal, or None once the series is over or at its limit."""
+        if self.goat is not None or len(self.hands) >= MAX_DEALS:
             return None
         number = len(self.hands) + 1
         seats = self._seats(number)
@@ -327,7 +335,7 @@ class KozyolReplay:
         """Totals, teams, finished, winners and next; the goat once the series is over."""
         goat = self.goat
         out = KozyolSummary(totals=list(self.totals), teams=[list(team) for team in self.teams],
-                            finished=goat is not None, next=self.next(),
+                            finished=goat is not None, next=self.next(), max_hands=MAX_DEALS,
                             winners=[] if goat is None else list(self.teams[1 - goat]))
         if goat is not None:
             out.update(goat=goat, goat_with_eggs=any(hand["eggs"] for hand in self.hands))
@@ -338,6 +346,6 @@ class KozyolReplay:
 
 
 GAME = Game(
-    slug="kozyol", title=N_("Kozyol"), min_players=SEATS, max_players=SEATS,
+    slug="kozyol", title=N_("Kozyol"), min_players=SEATS, max_players=SEATS, max_hands=MAX_DEALS,
     parse_options=parse_options, new_replay=KozyolReplay,
 )

@@ -112,9 +112,11 @@ BARBU = {
     "BarbuEntry": one_of("contract", {contract: barbu_entry_name(contract) for contract in barbu.CONTRACTS}),
     "BarbuOptions": obj({
         "first_declarer": {**ref("PlayerName"), "description": "Declarer of the first block; drawn when absent."},
-        "domino_scores": {"type": "array", "items": {"type": "integer"}, "minItems": barbu.SEATS,
+        "domino_scores": {"type": "array", "items": integer(*barbu.DOMINO_SCORE_RANGE), "minItems": barbu.SEATS,
                           "maxItems": barbu.SEATS, "default": list(barbu.DOMINO_SCORES),
-                          "description": f"First place to last, going down, adding up to {barbu.DOMINO_TOTAL}."},
+                          "description": f"First place to last, going down, adding up to {barbu.DOMINO_TOTAL}; "
+                                         f"each from {barbu.DOMINO_SCORE_RANGE[0]} to "
+                                         f"{barbu.DOMINO_SCORE_RANGE[1]}."},
         "enforce_declarer_doubles": {"type": "boolean", "default": True,
                                      "description": "Refuse a hand that leaves a compulsory double out "
                                                     "(otherwise the hand only warns)."},
@@ -159,7 +161,8 @@ KOZYOL = {
                        "optional when cards are given."),
         "cards": pair(nullable(CARD_COUNTS), "Cards won per rank by team 0 and team 1; one side may be null."),
         "tricks": pair(nullable(integer(0, kozyol.TRICKS_PER_DEAL)),
-                       "Tricks of each team (null: unknown); required for a team with 0 points."),
+                       "Tricks of each team (null: unknown); required for a team with 0 points. Given for both "
+                       f"teams, they add up to {kozyol.FEWEST_TRICKS} to {kozyol.TRICKS_PER_DEAL}."),
         "trump_suit": {"enum": list(SUITS), "description": "Optional note."},
         "last_trick": {**ref("PlayerName"), "description": "Who took the last trick; that player leads next."},
     }, description="A Kozyol deal. The stored entry always has points."),
@@ -170,7 +173,7 @@ KOZYOL = {
         "first_dealer": {**ref("PlayerName"), "description": "Dealer of the first deal; seat 0 when absent."},
     }),
     "KozyolHand": obj({
-        "number": integer(1), "dealer": ref("PlayerName"), "leader": ref("PlayerName"),
+        "number": integer(1, kozyol.MAX_DEALS), "dealer": ref("PlayerName"), "leader": ref("PlayerName"),
         "entry": ref("KozyolEntry"),
         "loser": nullable({"enum": list(range(kozyol.TEAMS))}) | {"description": "null: eggs."},
         "eggs": {"type": "boolean"},
@@ -186,20 +189,22 @@ KOZYOL = {
                            "counts, and the doubling after eggs; null for eggs."},
     }, ("number", "dealer", "leader", "entry", "loser", "eggs", "defeat_points", "totals", "multiplier",
         "settlement")),
-    "KozyolNext": obj({"number": integer(1), "dealer": ref("PlayerName"), "leader": ref("PlayerName")},
-                      ("number", "dealer", "leader")),
+    "KozyolNext": obj({"number": integer(1, kozyol.MAX_DEALS), "dealer": ref("PlayerName"),
+                       "leader": ref("PlayerName")}, ("number", "dealer", "leader")),
 }
 
 # -- Cancellation Hearts --------------------------------------------------------------------
 
 HEARTS = {
     "HeartsEntry": obj({
-        "hearts": per_player(hearts.HEARTS, f"Hearts per player, every player, adding up to at most {hearts.HEARTS}."),
+        "hearts": per_player(hearts.HEARTS, f"Hearts per player, every player, adding up to at most {hearts.HEARTS} "
+                                            f"and at least {hearts.HEARTS} minus the number of players (a cancelled "
+                                            "last trick loses at most one card per player)."),
         "black_marias": per_player(hearts.BLACK_MARIAS, f"Black Marias per player, every player, adding up to "
                                                         f"at most {hearts.BLACK_MARIAS}."),
         "moon": {"enum": list(hearts.MOON_CHOICES),
-                 "description": f"Required only when one player took all {hearts.HEARTS} hearts and "
-                                f"{hearts.BLACK_MARIAS} Black Marias."},
+                 "description": f"Required when one player took all {hearts.HEARTS} hearts and "
+                                f"{hearts.BLACK_MARIAS} Black Marias, and refused (422) otherwise."},
     }, ("hearts", "black_marias"), "A Cancellation Hearts hand."),
     "HeartsOptions": obj({
         "target": integer(hearts.TARGET_MIN, hearts.TARGET_MAX) | {"default": hearts.TARGET},
@@ -207,7 +212,7 @@ HEARTS = {
         "first_dealer": {**ref("PlayerName"), "description": "Dealer of the first hand; seat 0 when absent."},
     }),
     "HeartsHand": obj({
-        "number": integer(1), "dealer": ref("PlayerName"), "leader": ref("PlayerName"),
+        "number": integer(1, hearts.MAX_HANDS), "dealer": ref("PlayerName"), "leader": ref("PlayerName"),
         "pass": {"enum": list(hearts.PASSES)}, "entry": ref("HeartsEntry"),
         "points": per_player(description=f"Hearts + {hearts.BLACK_MARIA} x Black Marias."),
         "scores": per_player(description="Points with the moon applied."),
@@ -221,7 +226,7 @@ HEARTS = {
                                                      "moon as its shooter chose it."),
     }, ("number", "dealer", "leader", "pass", "entry", "points", "scores", "totals", "moon_shooter", "settlement")),
     "HeartsNext": obj({
-        "number": integer(1), "dealer": ref("PlayerName"), "leader": ref("PlayerName"),
+        "number": integer(1, hearts.MAX_HANDS), "dealer": ref("PlayerName"), "leader": ref("PlayerName"),
         "pass": {"enum": list(hearts.PASSES)},
         "cards_each": integer(1, hearts.CARDS // hearts.MIN_PLAYERS),
         "left_over": integer(0, hearts.MAX_PLAYERS - 1),
@@ -241,6 +246,10 @@ def players(slug: str) -> Schema:
     return {**names(f"{count} unique names, in clockwise seating order."),
             "minItems": game.min_players, "maxItems": game.max_players, "uniqueItems": True}
 
+
+MAX_HANDS = ("The most hands a match of this game holds, more than any real table plays (Barbu: exactly its "
+             "hands). Once a match holds that many, `next` is null and recording answers 409; a backup with more "
+             "is refused (422).")
 
 LANGUAGE = {"enum": [*LANGUAGES, None],
             "description": "The language the match's score sheet is printed in; null: the reader's."}
@@ -276,10 +285,12 @@ def match_state(slug: str) -> Schema:
         **summary,
         "finished": {"type": "boolean"},
         "winners": names("Once finished: the winners (Kozyol: the winning team's players); before: empty."),
-        "next": nullable(ref(f"{title}Next")) | {"description": "What the table does next; null once finished."},
+        "next": nullable(ref(f"{title}Next")) | {"description": "What the table does next; null once finished, "
+                                                                "or once the match holds `max_hands` hands."},
+        "max_hands": {"const": GAMES[slug].max_hands, "description": MAX_HANDS},
         "version": integer(1, description="Grows with every change to the match."),
     }, ("id", "url", "game", "players", "options", "language", "hands", "totals", "finished", "winners",
-        "next", "version", *always), f"A {GAMES[slug].title} match.")
+        "next", "max_hands", "version", *always), f"A {GAMES[slug].title} match.")
 
 
 def export_document(slug: str) -> Schema:
@@ -289,7 +300,8 @@ def export_document(slug: str) -> Schema:
         "exported_at": {"type": "string", "format": "date-time", "description": "Ignored on import."},
         "game": {"const": slug}, "players": players(slug),
         "options": ref(f"{title}Options"), "language": LANGUAGE,
-        "hands": {"type": "array", "items": ref(f"{title}Entry"), "description": "The entries, oldest first."},
+        "hands": {"type": "array", "items": ref(f"{title}Entry"), "maxItems": GAMES[slug].max_hands,
+                  "description": f"The entries, oldest first; at most {GAMES[slug].max_hands}, the game's limit."},
     }, ("format", "format_version", "game", "players"), f"A {GAMES[slug].title} match as exported.")
 
 
@@ -328,8 +340,9 @@ SCHEMAS: Schema = {
     "CreatedMatch": {"allOf": [ref("Match"), obj(EDIT_KEY, tuple(EDIT_KEY))]},
     "EditKey": obj(EDIT_KEY, tuple(EDIT_KEY)),
     "Entry": ENTRY,
-    "NewHand": {"allOf": [ENTRY, obj({"number": integer(description=(
-        "Makes the write conditional: 409 unless this is the next hand's number."))})]},
+    "NewHand": {"allOf": [ENTRY, obj({"number": integer(1, max(game.max_hands for game in GAMES.values()), (
+        "Makes the write conditional: 409 unless this is the next hand's number (never more than the "
+        "game's `max_hands`)."))})]},
     **{f"{TITLES[slug]}Export": export_document(slug) for slug in GAMES},
     "Export": one_of("game", {slug: f"{TITLES[slug]}Export" for slug in GAMES}),
     "ExportedMatch": {"allOf": [ref("Export"), {"required": ["exported_at", "options", "language", "hands"]}]},

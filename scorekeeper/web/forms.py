@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from flask import current_app, session
 from flask_babel import get_locale, gettext as _, lazy_gettext as _l
-from wtforms import FieldList, Form, SelectField, StringField
+from wtforms import FieldList, Form, SelectField, StringField, validators
 from wtforms.csrf.session import SessionCSRF
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import ValidationError
@@ -46,6 +47,20 @@ class TableForm(Form):
             self.reasons.setdefault(name, reason)
         if not set(self.reasons) <= self.shown_fields:
             self.form_errors.append(translate(err.reason))
+
+
+class NumberRange(validators.NumberRange):
+    """WTForms' range check, for a whole number of any length.
+
+    Its own check asks whether the number is NaN through a float, which a number of 309 digits
+    or more overflows; such a number is outside every range, so it gets the range's sentence.
+    """
+
+    def __call__(self, form: Any, field: Any) -> None:
+        if isinstance(field.data, int) and abs(field.data) > sys.float_info.max:
+            raise ValidationError(self.message or field.gettext("Number must be between %(min)s and %(max)s.")
+                                  % {"min": self.min, "max": self.max})
+        super().__call__(form, field)
 
 
 def seat_choices(players: list[str]) -> list[SelectChoice]:

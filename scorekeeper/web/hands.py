@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 
 from .. import matches
 from ..games import InvalidHand
-from ..games.base import Entry, Replay
+from ..games.base import Entry, Replay, at_limit
 from ..i18n import translate
 from ..models import Match
 from . import phone
@@ -32,6 +32,9 @@ def new(public_id: str):
     if before.finished:
         flash(_("This match is finished; no more hands can be recorded."))
         return redirect(url_for("pages.match", public_id=public_id))
+    if full := at_limit(len(before.hands), before.max_hands):
+        flash(translate(full.reason))
+        return redirect(url_for("pages.match", public_id=public_id))
     return entry_page(match, before, len(match.hands) + 1, None, [])
 
 
@@ -40,7 +43,7 @@ def edit(public_id: str, number: int):
     match = phone.editable(public_id)
     if not 1 <= number <= len(match.hands):
         abort(404)
-    before = matches.replay(match, [hand.entry for hand in match.hands[: number - 1]])
+    before = matches.stored_replay(match, [hand.entry for hand in match.hands[: number - 1]])
     return entry_page(match, before, number, match.hands[number - 1].entry, [h.entry for h in match.hands[number:]])
 
 
@@ -82,7 +85,7 @@ def sent_again(match: Match, number: int) -> bool:
     last = next((change for change in matches.history(match) if change.number == number), None)
     if last is None or last.action != "record" or last.source != phone.source():
         return False
-    before = matches.replay(match, [hand.entry for hand in match.hands[: number - 1]])
+    before = matches.stored_replay(match, [hand.entry for hand in match.hands[: number - 1]])
     game_pages = GAME_PAGES[match.game]
     variant = request.values.get("variant")
     if game_pages.choice and variant not in game_pages.choice.options(before, None, []):

@@ -8,12 +8,12 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from wtforms import IntegerField, RadioField, SelectField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, Optional, ValidationError
 
 from ..games import hearts
 from ..games.base import N_, Entry, ranking, refuse
 from ..games.hearts import HeartsEntry, HeartsHand, HeartsReplay, HeartsSummary
-from .forms import NewMatchForm, TableForm
+from .forms import NewMatchForm, NumberRange, TableForm
 from .game_pages import GamePages
 
 MARIA_CHOICES = [SelectChoice(str(n)) for n in range(hearts.BLACK_MARIAS + 1)]

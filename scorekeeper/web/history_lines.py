@@ -29,9 +29,17 @@ NOTHING = "–"
 
 
 def shown(key: str, value: Any) -> str:
-    """One stored value as a player reads it."""
+    """One stored value as a player reads it; a value not in the shape the rules give is shown as stored."""
     if value is None:
         return NOTHING
+    try:
+        return worded(key, value)
+    except (TypeError, KeyError, AttributeError):  # written around the app: never break the history for it
+        return str(value)
+
+
+def worded(key: str, value: Any) -> str:
+    """shown() for a value in the shape the rules give."""
     if key == "contract":
         return translate(CONTRACT_TITLES.get(value, value))
     if key == "trump_suit":
@@ -52,7 +60,7 @@ def shown(key: str, value: Any) -> str:
 
 def lines(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> list[str]:
     """What a change did, a line per field: a correction's differences, or all of a hand recorded or undone."""
-    old, new = before or {}, after or {}
+    old, new = as_fields(before), as_fields(after)
     out = []
     for key in [*new, *(key for key in old if key not in new)]:
         was, now = old.get(key), new.get(key)
@@ -61,7 +69,7 @@ def lines(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> 
         field = FIELDS.get(key, key)
         if isinstance(was or now, Mapping):  # a number per player
             for name in (now or was):
-                a, b = (was or {}).get(name), (now or {}).get(name)
+                a, b = as_fields(was).get(name), as_fields(now).get(name)
                 if before and after and a == b:
                     continue
                 out.append(_("%(name)s: %(field)s %(before)s → %(after)s", name=name, field=field, before=a, after=b)
@@ -73,6 +81,14 @@ def lines(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> 
         else:
             out.append(_("%(field)s: %(value)s", field=field, value=shown(key, now if after else was)))
     return out
+
+
+def as_fields(value: Any) -> Mapping[Any, Any]:
+    """A stored entry (or one player's counts) as fields; anything else, which only a hand written around
+    the app can hold, as one field named after what it is."""
+    if value is None:
+        return {}
+    return value if isinstance(value, Mapping) else {"entry": value}
 
 
 def sources(changes: list[HandChange], mine: str) -> dict[str, str]:

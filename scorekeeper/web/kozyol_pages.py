@@ -12,12 +12,12 @@ from typing import Any
 from flask_babel import gettext as _, lazy_gettext as _l
 from wtforms import BooleanField, IntegerField, RadioField, SelectField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, NumberRange, Optional, ValidationError
+from wtforms.validators import InputRequired, Optional, ValidationError
 
 from ..games import kozyol
 from ..games.base import SUITS, Entry
 from ..games.kozyol import KozyolEntry, KozyolHand, KozyolReplay, KozyolSummary
-from .forms import SUIT_NAMES, NewMatchForm, TableForm, seat_choices
+from .forms import SUIT_NAMES, NewMatchForm, NumberRange, TableForm, seat_choices
 from .game_pages import GamePages
 
 RANKS = tuple(kozyol.CARD_VALUES)  # A, 10, K, Q, J: the cards that count

@@ -28,12 +28,19 @@ ERRORS = {
     "401": "A write without the edit key.",
     "403": "A write with a key that is not this match's.",
     "404": "No such match or hand.",
-    "409": "The hand number sent is not the next one, the match is finished, only the last hand can be "
-           "undone, or another write got there first.",
+    "409": "The hand number sent is not the next one, the match is finished or holds as many hands as its game "
+           "allows (`max_hands`), only the last hand can be undone, another write got there first, or the match "
+           "as stored breaks a rule (written around the app; the message names the hand and the reason).",
     "413": "The body is larger than the server accepts (setting MAX_CONTENT_LENGTH, 256 KiB unless changed).",
-    "422": "The entry breaks a rule (sums, legal doubles, unknown player, out-of-range numbers); "
-           "`fields` says which field and why.",
+    "422": "The entry breaks a rule (sums, legal doubles, unknown player, out-of-range numbers: every number "
+           "has the range its schema states); `fields` says which field and why. An import with more hands than "
+           "the game allows is refused on `hands`, a hand of it on `hands.<n>`.",
+    "429": "Too many requests from this address in a short time: matches made, backups restored or PDFs "
+           "rendered, or wrong edit keys (counted per address and per match; a right key is never refused). "
+           "`Retry-After` says how many seconds to wait. The limits are the server's settings (README).",
 }
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again.",
+                               "schema": {"type": "integer", "minimum": 1}}}
 ETAG = {"ETag": {"description": "The match's version; send it back in If-None-Match.",
                  "schema": {"type": "string"}}}
 
@@ -62,8 +69,8 @@ def operation(operation_id: str, summary: str, responses: dict[str, Any], *, wri
     codes = {**responses}
     if request is not None:
         codes.update({"400": error("400"), "413": error("413")})
-    if write:
-        codes.update({"401": error("401"), "403": error("403"), "404": error("404")})
+    if write:  # a wrong key, sent too often, is answered 429
+        codes.update({"401": error("401"), "403": error("403"), "404": error("404"), "429": error("429")})
     out: Schema = {"operationId": operation_id, "summary": summary, "tags": ["matches"],
                    "responses": dict(sorted(codes.items()))}
     if description:
@@ -110,14 +117,14 @@ def paths() -> Schema:
             "createMatch", "Create a match", {
                 "201": state("The new match, with its edit key and edit link.", "CreatedMatch")
                 | {"links": CREATED_LINKS},
-                "422": error("422")},
+                "422": error("422"), "429": error("429")},
             request=body("NewMatch", examples=NEW_MATCHES))},
         match: {"get": operation(
             "readMatch", "Read a match", {
                 "200": state("The match state.") | {"headers": {**ETAG, "Cache-Control": {
                     "description": "`no-cache`: poll again with If-None-Match.", "schema": {"type": "string"}}}},
                 "304": {"description": "Nothing changed since the ETag sent.", "headers": ETAG},
-                "404": error("404")},
+                "404": error("404"), "409": error("409")},
             parameters=[MATCH_ID, {"name": "If-None-Match", "in": "header", "required": False,
                                    "schema": {"type": "string"},
                                    "description": "The ETag of the last answer: 304 while nothing changed."}])},
@@ -149,9 +156,11 @@ def paths() -> Schema:
             parameters=[MATCH_ID])},
         f"{prefix}/matches/import": {"post": operation(
             "importMatch", "Rebuild a match from an export, as a new match",
-            {"201": state("The new match, with a new edit key.", "CreatedMatch"), "422": error("422")},
+            {"201": state("The new match, with a new edit key.", "CreatedMatch"), "422": error("422"),
+             "429": error("429")},
             request=body("Export", examples={"kozyol": EXPORT}),
-            description="Every hand is checked again; the new match gets a new id.")},
+            description="Every hand is checked again, and a backup with more hands than the game's `max_hands` "
+                        "is refused before any is played; the new match gets a new id.")},
         f"{match}/key": {"post": operation(
             "rotateKey", "Give a match a new edit key",
             {"200": {"description": "The new key; every older key and edit link stops working.",
@@ -162,7 +171,7 @@ def paths() -> Schema:
             {"200": {"description": "The score sheet, printed in the match's language (else the reader's).",
                      "headers": {"Content-Disposition": {"schema": {"type": "string"}}},
                      "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
-             "404": error("404")},
+             "404": error("404"), "409": error("409"), "429": error("429")},
             parameters=[MATCH_ID])},
         f"{prefix}/openapi.json": {"get": operation(
             "openapi", "This document", {"200": {"description": "The OpenAPI 3.1 document of the API.",
@@ -187,6 +196,7 @@ def document() -> Schema:
         "components": {
             "schemas": SCHEMAS,
             "responses": {status: {"description": text, "content": {JSON: {"schema": ref("Error")}}}
+                          | ({"headers": RETRY_AFTER} if status == "429" else {})
                           for status, text in ERRORS.items()},
             "parameters": {
                 "MatchId": {"name": "public_id", "in": "path", "required": True, "schema": {"type": "string"},

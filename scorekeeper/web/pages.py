@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext as _
 
 from .. import matches
 from ..games import GAMES, InvalidHand
 from ..games.base import winners_of
-from ..i18n import LANGUAGE_NAMES
+from ..i18n import LANGUAGE_NAMES, translate
 from ..models import Match
 from . import api, phone
-from .errors import STALE_LINK, match_or_404, refused_editing
+from .errors import STALE_LINK, json_error, match_or_404, refused_editing, wants_json
 from .forms import TableForm
 from .page_cache import PageCache
 from .registered_games import GAME_PAGES, RULES
@@ -92,6 +92,20 @@ def join(public_id: str):
         refused_editing(found, STALE_LINK)
     phone.remember(found, key)
     return redirect(url_for("pages.match", public_id=public_id))
+
+
+@bp.app_errorhandler(matches.Damaged)
+def damaged(err: matches.Damaged):
+    """A stored match the rules refuse: 409 saying which hand and why; a phone that edits may correct that hand."""
+    message = translate(err.reason)
+    if wants_json():
+        return json_error(409, message)
+    found = matches.find(err.public_id)
+    correct_url = None
+    if found is not None and err.number is not None and phone.can_edit(found):
+        correct_url = url_for("hands.edit", public_id=found.public_id, number=err.number)
+    return render_template("error.html", status=409, message=message, correct_url=correct_url,
+                           correct_text=_("Correct hand %(n)s", n=err.number)), 409
 
 
 @bp.get("/language/<code>")

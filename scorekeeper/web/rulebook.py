@@ -66,6 +66,7 @@ def seating(game: Game) -> list[Limit]:
 
 ADDING_UP = N_("{low} to {high}, all players together {total}")
 AT_MOST = N_("{low} to {high}, all players together at most {high}")
+AT_MOST_HANDS = N_("at most {count}: no real table plays that long (a moon or eggs can make a game endless)")
 LIMITS: dict[str, list[Limit]] = {
     "barbu": [
         *seating(barbu.GAME),
@@ -86,16 +87,20 @@ LIMITS: dict[str, list[Limit]] = {
               low=0, high=kozyol.TOTAL_POINTS, one=min(set(range(kozyol.TOTAL_POINTS)) - kozyol.REACHABLE),
               almost=max(set(range(kozyol.TOTAL_POINTS)) - kozyol.REACHABLE)),
         limit(N_("Cards of one rank counted in a pile"), BETWEEN, low=0, high=kozyol.CARDS_PER_RANK),
-        limit(N_("Tricks of one team"), N_("{low} to {high}, both teams together at most {high}"),
-              low=0, high=kozyol.TRICKS_PER_DEAL),
+        limit(N_("Tricks of one team"), N_("{low} to {high}, both teams together {fewest} to {high}"),
+              low=0, high=kozyol.TRICKS_PER_DEAL, fewest=kozyol.FEWEST_TRICKS),
+        limit(N_("Deals in a series"), AT_MOST_HANDS, count=kozyol.GAME.max_hands),
     ],
     "hearts": [
         *seating(hearts.GAME),
         limit(N_("Game ends when a player reaches"), BETWEEN, low=hearts.TARGET_MIN, high=hearts.TARGET_MAX),
         limit(N_("Shooting the moon counts"), N_("{first} or {second}"),
               first=hearts.MOON_POINTS[0], second=hearts.MOON_POINTS[1]),
-        limit(N_("Hearts taken by one player"), AT_MOST, low=0, high=hearts.HEARTS),
+        limit(N_("Hearts taken by one player"),
+              N_("{low} to {high}, all players together {high}, or one less for each card of a cancelled last trick"),
+              low=0, high=hearts.HEARTS),
         limit(N_("Black Marias taken by one player"), AT_MOST, low=0, high=hearts.BLACK_MARIAS),
+        limit(N_("Hands in a game"), AT_MOST_HANDS, count=hearts.GAME.max_hands),
     ],
 }
 assert set(LIMITS) == set(GAMES), "every game lists its limits"

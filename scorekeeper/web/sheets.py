@@ -70,7 +70,7 @@ def context(game_pages: GamePages, players: list[str], options: Any, hands: list
 
 def filled(match: Match) -> tuple[str, dict[str, Any]]:
     """Template and context of a match's sheet, from one replay of the match."""
-    played = matches.replay(match)
+    played = matches.stored_replay(match)
     game_pages = GAME_PAGES[match.game]
     return game_pages.template("sheets"), {
         **context(game_pages, match.players, match.options, list(played.hands), played.summary()),

@@ -118,3 +118,19 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
     screenshot(editor, "game")
     screenshot(watcher, "watcher")
     assert sheet_pdf(editor).startswith(b"%PDF")
+
+
+def test_a_moon_choice_goes_with_the_moon(phone, new_match, tap):
+    """Bob took everything and the table chose; then Ann's 6 hearts are typed: no moon, so no choice is sent."""
+    editor = phone()
+    new_match(editor, "hearts", PLAYERS[:6])
+    tap(editor.get_by_role("link", name="Enter hand 1"))
+    took_the_rest(editor, tap, "Bob")
+    moon = editor.get_by_role("group", name="Shooting the moon")
+    tap(moon.get_by_role("radio", name="Subtract 26 from the shooter"))
+    hearts(editor, tap, {"Ann": 6})
+    expect(editor.locator("fieldset.moon")).to_be_hidden()
+    expect(row(editor, "Bob").locator(".rest-note")).to_have_text("Gets the rest: 20 ♥, 2 Q♠")
+    tap(editor.get_by_role("button", name="Save hand 1"))
+    expect(editor.locator("#hand-1")).to_be_visible()
+    assert totals(editor) == ["6", "46", "0", "0", "0", "0"]

@@ -1,0 +1,123 @@
+"""Rate limits: how often one address may make matches, restore backups, print PDFs or send wrong edit keys.
+
+Flask-Limiter keeps the counts: in memory by default (one process, a laptop), or in Redis when
+RATELIMIT_STORAGE_URI names one, so that every worker and every server of a club count together.
+Each limit is a setting such as ``"30 per minute; 300 per hour"``, set well above what a real
+table does. A limit on making matches counts the matches made, a limit on PDFs the sheets
+rendered: a form sent back with a mistake costs nothing. Edit keys count only when wrong, per
+address and per match, and a right key is never refused. An address over a limit gets 429 with
+Retry-After: JSON in the API's error shape under /api/, a page saying when to try again elsewhere.
+
+The address is the connection's, or with PROXIES set (the number of proxies in front that add
+X-Forwarded-For) the one the nearest of those proxies saw.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+from flask import Flask, Response, current_app, make_response, render_template, request, url_for
+from flask_babel import ngettext
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+from limits import parse_many
+from limits.errors import StorageError
+from werkzeug.exceptions import TooManyRequests
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from .errors import json_error, wants_json
+
+Deduct = Callable[[Response], bool]
+
+
+def made(response: Response) -> bool:
+    """A match was made: 201 from the API, or the form's redirect to the new match."""
+    return response.status_code == 201 or (request.method == "POST" and response.status_code == 302)
+
+
+def rendered(response: Response) -> bool:
+    return response.status_code == 200
+
+
+# Endpoint -> (setting, scope shared by the endpoints that count together, what counts).
+LIMITED: dict[str, tuple[str, str, Deduct]] = {
+    "api.create": ("RATELIMIT_NEW_MATCHES", "new-match", made),
+    "pages.new_match": ("RATELIMIT_NEW_MATCHES", "new-match", made),
+    "api.restore": ("RATELIMIT_RESTORES", "restore", made),
+    "archive.restore": ("RATELIMIT_RESTORES", "restore", made),
+    "sheets.match_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
+    "sheets.blank_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
+}
+# Endpoints whose 403 means "that edit key is not this match's", and the limits of those 403s.
+KEY_CHECKS = frozenset({"api.record", "api.correct", "api.undo", "api.rotate_key", "pages.join"})
+WRONG_KEYS = ("RATELIMIT_WRONG_KEYS", "RATELIMIT_WRONG_KEYS_PER_MATCH")  # per address, per match
+
+
+def init_app(app: Flask) -> None:
+    """Count requests per address on the limited endpoints; answer 429 over a limit."""
+    if app.config["PROXIES"]:
+        hops = int(app.config["PROXIES"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
+    app.register_error_handler(TooManyRequests, too_many)
+    if not app.config["RATELIMIT_ENABLED"]:
+        return
+    for setting in {*(setting for setting, _scope, _deduct in LIMITED.values()), *WRONG_KEYS}:
+        parse_many(app.config[setting])  # a mistyped limit stops the start, not a request later
+    limiter = Limiter(get_remote_address, app=app)
+    app.extensions["rate_limits"] = limiter
+    for endpoint, (setting, scope, deduct) in LIMITED.items():
+        limit = limiter.shared_limit(lambda setting=setting: current_app.config[setting], scope, deduct_when=deduct)
+        app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+    app.after_request(count_wrong_key)
+
+
+def count_wrong_key(response: Response) -> Response:
+    """Count a refused edit key against its address and its match; over either limit, answer 429."""
+    if response.status_code != 403 or request.endpoint not in KEY_CHECKS:
+        return response
+    public_id = (request.view_args or {}).get("public_id", "")
+    per_address, per_match = (current_app.config[setting] for setting in WRONG_KEYS)
+    seconds = hit([(per_address, "wrong-key-address", get_remote_address()),
+                   (per_match, "wrong-key-match", public_id)])
+    return response if seconds is None else make_response(too_many(TooManyRequests(retry_after=seconds)))
+
+
+def hit(counters: list[tuple[str, str, str]]) -> int | None:
+    """Count one hit on each (limits, scope, key); None while all hold, else the seconds until all do again."""
+    limiter: Limiter = current_app.extensions["rate_limits"]
+    prefix = current_app.config["RATELIMIT_KEY_PREFIX"]
+    waits = []
+    try:
+        for limits, scope, key in counters:
+            for item in parse_many(limits):
+                if not limiter.limiter.hit(item, prefix, scope, key):
+                    waits.append(limiter.limiter.get_window_stats(item, prefix, scope, key).reset_time - time.time())
+    except StorageError:  # the shared store is down: serve the table, say so in the log
+        current_app.logger.exception("rate limit store unreachable; the wrong key was not counted")
+        return None
+    return max(1, math.ceil(max(waits))) if waits else None
+
+
+def retry_after(err: TooManyRequests) -> int:
+    """Seconds until the address may try again: from the limit Flask-Limiter found exceeded, or the error."""
+    limiter: Limiter | None = current_app.extensions.get("rate_limits")
+    if isinstance(err, RateLimitExceeded) and limiter is not None and limiter.current_limit is not None:
+        return max(1, math.ceil(limiter.current_limit.window.reset_time - time.time()))
+    return max(1, int(getattr(err, "retry_after", None) or 60))
+
+
+def too_many(err: TooManyRequests):
+    """429 with Retry-After: the API's JSON error, or a page that says when to try again."""
+    seconds = retry_after(err)
+    message = ngettext("Too many requests from this connection in a short time. Please try again in %(num)d second.",
+                       "Too many requests from this connection in a short time. Please try again in %(num)d seconds.",
+                       seconds)
+    headers = {"Retry-After": str(seconds)}
+    if wants_json():
+        body, _status = json_error(429, message)
+        return body, 429, headers
+    public_id = (request.view_args or {}).get("public_id")
+    watch_url = url_for("pages.match", public_id=public_id) if request.endpoint == "pages.join" else None
+    return render_template("error.html", status=429, message=message, watch_url=watch_url), 429, headers

@@ -1,0 +1,292 @@
+"""Rate limits: one address cannot flood the server with matches, restores, PDFs or edit-key guesses.
+
+The rest of the suite runs with the limits off (conftest.py). Here they are on, set low so that a
+test reaches them in a few requests; the addresses are the documentation range (192.0.2.0/24),
+given to the test client, never contacted. Over a limit the answer is 429 with Retry-After: the
+API's JSON error under /api/, a page with the sentence elsewhere. A right edit key is never refused.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from conftest import PLAYERS, POSTGRES_URL, api_url, bearer, create_match, csrf_token, error_of, reset_postgres
+from scorekeeper.app import create_app
+from scorekeeper.db import db
+from scorekeeper.web.openapi import document
+from test_openapi import check_answer
+from test_serving import Server, free_port
+
+LOW = {
+    "RATELIMIT_NEW_MATCHES": "3 per minute",
+    "RATELIMIT_RESTORES": "2 per minute",
+    "RATELIMIT_PDFS": "2 per minute",
+    "RATELIMIT_WRONG_KEYS": "3 per minute",
+    "RATELIMIT_WRONG_KEYS_PER_MATCH": "5 per minute",
+}
+NEW = {"game": "barbu", "players": PLAYERS}
+FIRST_HAND = {"contract": "barbu", "king_of_hearts": "Bob"}
+TOO_MANY = "Too many requests from this connection in a short time."
+
+
+@pytest.fixture
+def limited(database_url: str) -> Iterator[Callable[..., Flask]]:
+    """Make the app with its rate limits on, set low, counting in memory (settings change them)."""
+    made: list[Flask] = []
+
+    def make(**settings) -> Flask:
+        made.append(create_app({"TESTING": True, "SECRET_KEY": "limits", "SQLALCHEMY_DATABASE_URI": database_url,
+                                "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": True, **LOW, **settings}))
+        return made[-1]
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def app(limited: Callable[..., Flask]) -> Flask:
+    return limited()
+
+
+def from_address(app: Flask, address: str) -> FlaskClient:
+    """A client whose requests come from address (another phone, another house)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = address
+    return client
+
+
+def retry_after(answer) -> int:
+    seconds = int(answer.headers["Retry-After"])
+    assert 1 <= seconds <= 60
+    return seconds
+
+
+def refused_page(answer) -> str:
+    """A 429 page: Retry-After, and the sentence saying when to try again."""
+    assert answer.status_code == 429 and answer.mimetype == "text/html"
+    seconds = retry_after(answer)
+    assert TOO_MANY in answer.text and f"Please try again in {seconds} seconds." in answer.text
+    return answer.text
+
+
+def refused_json(answer, path: str, method: str = "POST") -> dict:
+    """A 429 from the API: Retry-After, the error shape of API.md, as the OpenAPI document says for path."""
+    check_answer(document(), path, method, answer)
+    error = error_of(answer, 429)
+    seconds = retry_after(answer)
+    assert error["message"].startswith(TOO_MANY) and str(seconds) in error["message"] and error["fields"] == {}
+    return error
+
+
+def form_match(client: FlaskClient, token: str) -> object:
+    names = {f"players-{seat}": name for seat, name in enumerate(PLAYERS)}
+    return client.post("/new/barbu", data={"csrf_token": token, **names, "first_declarer": "0"})
+
+
+# -- making matches ------------------------------------------------------------------------------
+
+
+def test_making_matches_over_the_limit_answers_429_with_retry_after(app: Flask):
+    phone = from_address(app, "192.0.2.1")
+    for _ in range(3):
+        assert phone.post("/api/v1/matches", json=NEW).status_code == 201
+    refused_json(phone.post("/api/v1/matches", json=NEW), "/api/v1/matches")
+    # Another address is not held back by the first one's count.
+    assert from_address(app, "192.0.2.2").post("/api/v1/matches", json=NEW).status_code == 201
+
+
+def test_the_refusal_is_said_in_the_phones_language(app: Flask):
+    phone = from_address(app, "192.0.2.1")
+    for _ in range(3):
+        assert phone.post("/api/v1/matches", json=NEW).status_code == 201
+    answer = phone.post("/api/v1/matches", json=NEW, headers={"Accept-Language": "ru"})
+    assert answer.status_code == 429
+    seconds = int(answer.headers["Retry-After"])
+    assert answer.get_json()["error"]["message"].startswith("Слишком много запросов")
+    assert f"через {seconds} секунд" in answer.get_json()["error"]["message"]
+    page = phone.get("/new/barbu", headers={"Accept-Language": "fr"})
+    assert page.status_code == 429 and "Trop de demandes depuis cette connexion" in page.text
+
+
+def test_the_form_and_the_api_share_the_count_and_the_page_says_when_to_try_again(app: Flask):
+    phone = from_address(app, "192.0.2.1")
+    token = csrf_token(phone)
+    assert phone.post("/api/v1/matches", json=NEW).status_code == 201
+    for _ in range(2):
+        assert form_match(phone, token).status_code == 302
+    page = refused_page(form_match(phone, token))
+    assert "Back to the start" in page
+    refused_page(phone.get("/new/barbu"))  # said before the names are typed in, not after
+    assert phone.post("/api/v1/matches", json=NEW).status_code == 429
+
+
+def test_a_form_sent_back_with_a_mistake_does_not_count(app: Flask):
+    phone = from_address(app, "192.0.2.1")
+    token = csrf_token(phone)
+    for _ in range(6):
+        answer = phone.post("/new/barbu", data={"csrf_token": token, "players-0": "Ann"})
+        assert answer.status_code == 422
+        assert phone.post("/api/v1/matches", json={"game": "barbu", "players": ["Ann"]}).status_code == 422
+    assert form_match(phone, token).status_code == 302
+
+
+def test_restoring_backups_over_the_limit_answers_429(app: Flask):
+    phone = from_address(app, "192.0.2.1")
+    made = create_match(phone)
+    backup = phone.get(api_url(made, "export")).get_json()
+    token = csrf_token(phone, "/import")
+    for _ in range(2):
+        assert phone.post("/api/v1/matches/import", json=backup).status_code == 201
+    refused_json(phone.post("/api/v1/matches/import", json=backup), "/api/v1/matches/import")
+    upload = {"csrf_token": token,
+              "document": (io.BytesIO(json.dumps(backup).encode()), "backup.json")}
+    refused_page(phone.post("/import", data=upload, content_type="multipart/form-data"))
+
+
+def test_pdf_renders_over_the_limit_answer_429_as_a_page_or_as_json_under_the_api(app: Flask):
+    phone = from_address(app, "192.0.2.1")
+    made = create_match(phone)
+    assert phone.get("/sheets/barbu.pdf").status_code == 200
+    assert phone.get(api_url(made, "sheet.pdf")).status_code == 200
+    refused_page(phone.get("/sheets/kozyol.pdf?players=Ann,Bob,Cid,Dee"))
+    refused_json(phone.get(api_url(made, "sheet.pdf")), "/api/v1/matches/{public_id}/sheet.pdf", "GET")
+    # The print view in the browser renders no PDF and is not counted.
+    assert phone.get("/sheets/barbu").status_code == 200
+    assert from_address(app, "192.0.2.2").get("/sheets/barbu.pdf").status_code == 200
+
+
+# -- wrong edit keys -------------------------------------------------------------------------------
+
+
+def test_wrong_keys_from_one_address_answer_429_but_its_right_key_still_writes(app: Flask):
+    made = create_match(from_address(app, "192.0.2.9"))
+    guesser = from_address(app, "192.0.2.1")
+    for _ in range(3):
+        error_of(guesser.post(api_url(made, "hands"), json=FIRST_HAND, headers=bearer("guess")), 403)
+    refused_json(guesser.post(api_url(made, "hands"), json=FIRST_HAND, headers=bearer("guess")),
+                 "/api/v1/matches/{public_id}/hands")
+    refused_json(guesser.delete(api_url(made, "hands", 1), headers=bearer("guess")),
+                 "/api/v1/matches/{public_id}/hands/{number}", "DELETE")
+    # A right key is never refused, whoever sends it, and never counted.
+    answer = guesser.post(api_url(made, "hands"), json=FIRST_HAND, headers=bearer(made["edit_key"]))
+    assert answer.status_code == 201, answer.get_json()
+    # Without a key is not a wrong key: still the 401 that says a key is needed.
+    error_of(from_address(app, "192.0.2.2").post(api_url(made, "hands"), json=FIRST_HAND), 401)
+
+
+def test_a_right_key_works_after_many_wrong_ones_from_other_addresses(app: Flask):
+    made = create_match(from_address(app, "192.0.2.9"))
+    for host in range(10, 15):  # five addresses, one wrong key each: the match's own limit
+        error_of(from_address(app, f"192.0.2.{host}").post(api_url(made, "key"), headers=bearer("guess")), 403)
+    refused_json(from_address(app, "192.0.2.20").post(api_url(made, "key"), headers=bearer("guess")),
+                 "/api/v1/matches/{public_id}/key")
+    table = from_address(app, "192.0.2.9")
+    answer = table.post(api_url(made, "hands"), json=FIRST_HAND, headers=bearer(made["edit_key"]))
+    assert answer.status_code == 201, answer.get_json()
+    assert table.get(f"/m/{made['id']}/join?key={made['edit_key']}").status_code == 302
+    # Another match is not held back by this one's count.
+    other = create_match(table)
+    error_of(from_address(app, "192.0.2.20").post(api_url(other, "key"), headers=bearer("guess")), 403)
+
+
+def test_wrong_edit_links_answer_a_page_with_the_sentence_and_the_watch_link(app: Flask):
+    made = create_match(from_address(app, "192.0.2.9"))
+    phone = from_address(app, "192.0.2.1")
+    for _ in range(3):
+        assert phone.get(f"/m/{made['id']}/join?key=guess").status_code == 403
+    page = refused_page(phone.get(f"/m/{made['id']}/join?key=guess"))
+    assert f'href="/m/{made["id"]}"' in page
+    assert phone.get(f"/m/{made['id']}/join?key={made['edit_key']}").status_code == 302
+
+
+# -- the client's address behind a proxy -----------------------------------------------------------
+
+
+def test_behind_a_proxy_each_phone_counts_by_the_address_the_proxy_saw(limited: Callable[..., Flask]):
+    proxied = limited(PROXIES=1)
+    proxy = from_address(proxied, "127.0.0.1")
+    for _ in range(3):
+        assert proxy.post("/api/v1/matches", json=NEW, headers={"X-Forwarded-For": "192.0.2.1"}).status_code == 201
+    refused_json(proxy.post("/api/v1/matches", json=NEW, headers={"X-Forwarded-For": "192.0.2.1"}), "/api/v1/matches")
+    assert proxy.post("/api/v1/matches", json=NEW, headers={"X-Forwarded-For": "192.0.2.2"}).status_code == 201
+
+
+def test_without_the_proxy_setting_a_forged_forwarded_for_header_dodges_nothing(app: Flask):
+    phone = from_address(app, "192.0.2.1")
+    for n in range(3):
+        assert phone.post("/api/v1/matches", json=NEW, headers={"X-Forwarded-For": f"198.51.100.{n}"}).status_code == 201
+    refused_json(phone.post("/api/v1/matches", json=NEW, headers={"X-Forwarded-For": "198.51.100.9"}),
+                 "/api/v1/matches")
+
+
+# -- a shared store ------------------------------------------------------------------------------------
+
+
+def test_a_store_that_does_not_answer_leaves_the_table_playing(limited: Callable[..., Flask]):
+    unreachable = limited(RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{free_port()}/0")
+    phone = from_address(unreachable, "192.0.2.1")
+    for _ in range(5):
+        made = phone.post("/api/v1/matches", json=NEW)
+        assert made.status_code == 201
+    error_of(phone.post(api_url(made.get_json(), "hands"), json=FIRST_HAND, headers=bearer("guess")), 403)
+    assert phone.get("/sheets/barbu.pdf").status_code == 200
+
+
+@pytest.fixture(scope="module")
+def two_servers(redis_url: str, tmp_path_factory) -> Iterator[tuple[Server, Server]]:
+    """Two production servers (two workers each) counting in one Redis, under a key prefix of their own."""
+    folder: Path = tmp_path_factory.mktemp("limits-two-servers")
+    url = POSTGRES_URL or f"sqlite:///{folder / 'shared.sqlite'}"
+    if POSTGRES_URL:
+        reset_postgres(POSTGRES_URL)
+    migrated = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url, "MIGRATE_ON_START": True})
+    with migrated.app_context():
+        db.engine.dispose()
+    prefix = f"scorekeeper-test-{uuid.uuid4().hex}"
+    started = []
+    try:
+        for name in ("one", "two"):
+            instance = folder / name
+            instance.mkdir()
+            settings = {"SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_DATABASE_URL": url,
+                        "SCOREKEEPER_SECRET_KEY": "limits", "SCOREKEEPER_MIGRATE_ON_START": "false",
+                        "SCOREKEEPER_RATELIMIT_STORAGE_URI": redis_url, "SCOREKEEPER_RATELIMIT_KEY_PREFIX": prefix,
+                        **{f"SCOREKEEPER_{name}": value for name, value in LOW.items()}}
+            started.append(Server(settings, folder / f"{name}.log"))
+        for server in started:
+            server.wait_ready()
+        yield started[0], started[1]
+    finally:
+        for server in started:
+            server.stop()
+
+
+def test_two_servers_share_their_counts_through_redis(two_servers: tuple[Server, Server]):
+    one, two = two_servers
+    made = [one.call("POST", "/api/v1/matches", NEW), two.call("POST", "/api/v1/matches", NEW),
+            one.call("POST", "/api/v1/matches", NEW)]
+    assert [status for status, _, _ in made] == [201, 201, 201]
+    status, headers, body = two.call("POST", "/api/v1/matches", NEW)
+    assert status == 429 and 1 <= int(headers["Retry-After"]) <= 60
+    assert json.loads(body)["error"]["message"].startswith(TOO_MANY)
+    match = json.loads(made[0][2])
+    path = f"/api/v1/matches/{match['id']}/hands"
+    wrong = [server.call("POST", path, FIRST_HAND, bearer("guess"))[0] for server in (one, two, one, two)]
+    assert wrong == [403, 403, 403, 429]
+    assert one.call("POST", path, FIRST_HAND, bearer(match["edit_key"]))[0] == 201
+
+
+def test_a_mistyped_limit_stops_the_start(limited: Callable[..., Flask]):
+    with pytest.raises(ValueError, match="30 a minute"):
+        limited(RATELIMIT_PDFS="30 a minute")
