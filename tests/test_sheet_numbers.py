@@ -21,7 +21,7 @@ from flask_babel import force_locale, gettext
 from conftest import create_match
 from scorekeeper.games import barbu
 from scorekeeper.i18n import translate
-from scorekeeper.web import barbu_sheet
+from scorekeeper.web import barbu_sheet, hearts_sheet
 from scorekeeper.web.barbu_sheet import LEAD, PLAYER
 from scorekeeper.web.sheet_lines import width
 from test_barbu_engine import random_match
@@ -190,17 +190,38 @@ def test_every_word_of_a_barbu_line_fits_its_field_in_every_language(app, langua
         assert width(" " + gettext("Total")) <= barbu_sheet.LEAD
 
 
+CSS = (Path(__file__).resolve().parent.parent / "static" / "sheet.css").read_text()
+
+
+def ch(selector: str, prop: str) -> list[float]:
+    """The lengths in ch of a property in sheet.css's rule for selector."""
+    block = re.search(re.escape(selector) + r" \{([^}]*)\}", CSS)
+    assert block, selector
+    return [float(n) for n in re.findall(r"([\d.]+)ch", re.search(rf"{prop}:([^;]*)", block[1])[1])]
+
+
 def test_the_barbu_header_columns_are_as_wide_as_the_fields():
     """sheet.css sizes the header in ch to the fields of barbu_sheet, and shades the declarer's field."""
-    css = (Path(__file__).resolve().parent.parent / "static" / "sheet.css").read_text()
 
-    def ch(selector: str, prop: str) -> list[float]:
-        block = re.search(re.escape(selector) + r" \{([^}]*)\}", css)
-        assert block, selector
-        return [float(n) for n in re.findall(r"([\d.]+)ch", re.search(rf"{prop}:([^;]*)", block[1])[1])]
-
-    assert ch(".grid.lines", "width") == [LEAD + 4 * (PLAYER + 1)]
+    assert ch(".barbu-lines", "width") == [LEAD + 4 * (PLAYER + 1)]
     assert ch(".barbu-lines .c-lead", "width") == [LEAD + 0.5]
     assert ch(".barbu-lines .c-player", "width") == [PLAYER + 1]
     for seat in range(4):
         assert ch(f".barbu-lines .hands td.seat-{seat}", "background-position")[-1] == LEAD + 0.5 + seat * (PLAYER + 1)
+
+
+def test_the_hearts_header_columns_are_as_wide_as_the_fields():
+    assert ch(".hearts-lines .c-lead", "width") == [hearts_sheet.LEAD]
+    assert ch(".hearts-lines .c-pass", "width") == [hearts_sheet.PASS + 0.5]
+    assert ch(".hearts-lines .c-player", "width") == [hearts_sheet.PLAYER + 1]
+    for seats in range(6, 12):
+        assert ch(f".hearts-lines.seats-{seats}", "width") == [
+            hearts_sheet.LEAD + hearts_sheet.PASS + seats * (hearts_sheet.PLAYER + 1)]
+    assert ch(".hearts-lines .hands td + td", "background-position")[0] == hearts_sheet.PASS + 0.5
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+def test_every_word_of_a_hearts_line_fits_its_field_in_every_language(app, language):
+    with app.test_request_context(), force_locale(language):
+        assert max(width(gettext(way)) for way in ("left", "right")) <= hearts_sheet.PASS
+        assert width(f"{hearts_sheet.fit('#', hearts_sheet.NUMBER, '>')} {gettext('Dealer')}") <= hearts_sheet.LEAD

@@ -77,15 +77,28 @@ def places(ranking: list[tuple[int, str, int]], winners: list[str]) -> tuple[str
     return lead, (EM_SPACE if lead and rest else "") + rest
 
 
+def marked(text: str, size: int, css: str, align: str = ">") -> Markup:
+    """The text padded to size columns like fit, itself (not its padding) in a span of the given class.
+
+    >>> marked("152", 5, "over")
+    Markup('  <span class="over">152</span>')
+    """
+    padded = fit(text, size, align)
+    start = padded.index(text) if text else len(padded)
+    return Markup("{}<span class=\"{}\">{}</span>{}").format(
+        padded[:start], css, text, padded[start + len(text):])
+
+
 def line(fields: Iterable[str]) -> Markup:
-    """Fields joined by a space, escaped for the page; a suit symbol keeps its colour.
+    """Fields joined by a space, escaped for the page (a field made by marked stays as it is);
+    a suit symbol keeps its colour.
 
     Spaces at the end go: they would only be drawn, and cost as much as any other character.
 
     >>> line(["  1 Trumps ♥", " <b>  "])
     Markup('  1 Trumps <span class="suit-hearts">♥</span>  &lt;b&gt;')
     """
-    text = str(escape(GAP.join(fields).rstrip()))
+    text = str(Markup(GAP).join(escape(field) for field in fields).rstrip())
     for symbol, css in SUIT_CLASSES.items():
         text = text.replace(symbol, f'<span class="{css}">{symbol}</span>')
     return Markup(text)  # noqa: S704 - escaped above; only the suit spans are added
