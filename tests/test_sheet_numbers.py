@@ -21,7 +21,7 @@ from flask_babel import force_locale, gettext
 from conftest import create_match
 from scorekeeper.games import barbu
 from scorekeeper.i18n import translate
-from scorekeeper.web import barbu_sheet, hearts_sheet
+from scorekeeper.web import barbu_sheet, hearts_sheet, kozyol_sheet
 from scorekeeper.web.barbu_sheet import LEAD, PLAYER
 from scorekeeper.web.sheet_lines import width
 from test_barbu_engine import random_match
@@ -225,3 +225,22 @@ def test_every_word_of_a_hearts_line_fits_its_field_in_every_language(app, langu
     with app.test_request_context(), force_locale(language):
         assert max(width(gettext(way)) for way in ("left", "right")) <= hearts_sheet.PASS
         assert width(f"{hearts_sheet.fit('#', hearts_sheet.NUMBER, '>')} {gettext('Dealer')}") <= hearts_sheet.LEAD
+
+
+def test_the_kozyol_header_columns_are_as_wide_as_the_fields():
+    fields = [kozyol_sheet.SUIT] + [kozyol_sheet.POINTS] * 2 + [kozyol_sheet.DEFEAT] * 2 + [kozyol_sheet.TALLY] * 2
+    assert ch(".kozyol-lines .c-lead", "width") == [kozyol_sheet.LEAD]
+    assert ch(".kozyol-lines .c-suit", "width") == [kozyol_sheet.SUIT + 0.5]
+    assert ch(".kozyol-lines .c-pts", "width") == [kozyol_sheet.POINTS + 1]
+    assert ch(".kozyol-lines .c-def", "width") == [kozyol_sheet.DEFEAT + 1]
+    assert ch(".kozyol-lines .c-tally", "width") == [kozyol_sheet.TALLY + 1]
+    edges = [sum(fields[:i + 1]) + i + 0.5 for i in range(len(fields))]  # the middle of the space after each field
+    stripes = ch(".kozyol-lines .hands td + td", "background-image")
+    assert [round((a + b) / 2, 2) for a, b in zip(stripes[1::4], stripes[2::4])] == edges
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "ru"])
+def test_every_word_of_a_kozyol_line_fits_its_field_in_every_language(app, language):
+    with app.test_request_context(), force_locale(language):
+        assert width(f"120 {gettext('no trick')}") <= kozyol_sheet.POINTS
+        assert width(f"{kozyol_sheet.fit('#', kozyol_sheet.NUMBER, '>')} {gettext('Dealer')}") <= kozyol_sheet.LEAD

@@ -20,7 +20,7 @@ from markupsafe import Markup
 from ..games import hearts
 from ..games.base import ranking
 from ..games.hearts import HeartsHand, HeartsSummary
-from .sheet_lines import fit, line, marked, number
+from .sheet_lines import fit, in_blocks, line, marked, number
 
 # Columns of a line's fields: the hand's number and its dealer; then the passing direction and,
 # per player, the hand's score, the running total (digits and a sign) and the moon.
@@ -44,23 +44,17 @@ def player_field(hand: HeartsHand, player: str, target: int) -> Markup:
     return Markup(" {} {}{}").format(number(hand["scores"][player], SCORE), shown, fit(moon, MOON))
 
 
-def rows(players: list[str], hands: list[HeartsHand], target: int, empty: int) -> list[tuple[str, Markup]]:
-    """(number and dealer, the rest) of every row: the hands played, then empty ones with their direction."""
-    out = [(f"{number(hand['number'], NUMBER)} {hand['dealer']}",
-            line([fit(direction(hand["pass"]), PASS, "^"), *[player_field(hand, p, target) for p in players]]))
-           for hand in hands]
-    for row in range(len(hands) + 1, len(hands) + empty + 1):
-        way = hearts.PASSES[(row - 1) % len(hearts.PASSES)]
-        out.append((number(row, NUMBER), line([fit(direction(way), PASS, "^")])))
-    return out
+def blocks(players: list[str], hands: list[HeartsHand], target: int, empty: int) -> list[dict[str, Any]]:
+    """The hands' rows, then empty ones (taller, to write in) with their direction, in blocks of BLOCK.
 
-
-def blocks(players: list[str], hands: list[HeartsHand], target: int, empty: int) -> list[dict[str, Markup]]:
-    """The rows in blocks of BLOCK: the lead lines and the rest, each block's lines joined."""
-    every = rows(players, hands, target, empty)
-    return [{"lead": Markup("\n").join(lead for lead, _rest in every[start:start + BLOCK]),
-             "lines": Markup("\n").join(rest for _lead, rest in every[start:start + BLOCK])}
-            for start in range(0, len(every), BLOCK)]
+    A row is (number and dealer, the rest).
+    """
+    played = [(f"{number(hand['number'], NUMBER)} {hand['dealer']}",
+               line([fit(direction(hand["pass"]), PASS, "^"), *[player_field(hand, p, target) for p in players]]))
+              for hand in hands]
+    to_write = [(number(row, NUMBER), line([fit(direction(hearts.PASSES[(row - 1) % len(hearts.PASSES)]), PASS, "^")]))
+                for row in range(len(hands) + 1, len(hands) + empty + 1)]
+    return in_blocks(played, BLOCK) + [{**block, "write": True} for block in in_blocks(to_write, BLOCK)]
 
 
 def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[HeartsHand],

@@ -16,7 +16,7 @@ takes two, a combining mark none.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from markupsafe import Markup, escape
 
@@ -102,3 +102,16 @@ def line(fields: Iterable[str]) -> Markup:
     for symbol, css in SUIT_CLASSES.items():
         text = text.replace(symbol, f'<span class="{css}">{symbol}</span>')
     return Markup(text)  # noqa: S704 - escaped above; only the suit spans are added
+
+
+def in_blocks(rows: Sequence[tuple[str, str]], size: int) -> list[dict[str, Markup]]:
+    """Rows of (lead, rest) in blocks of size, each block's leads and rests joined into lines.
+
+    A block is one table row: a long sheet goes on to the next page between two blocks.
+
+    >>> [block["lead"] for block in in_blocks([("1", "a"), ("2", "b"), ("3", "<c>")], 2)]
+    [Markup('1\\n2'), Markup('3')]
+    """
+    return [{"lead": Markup("\n").join(lead for lead, _rest in rows[start:start + size]),
+             "lines": Markup("\n").join(rest for _lead, rest in rows[start:start + size])}
+            for start in range(0, len(rows), size)]
