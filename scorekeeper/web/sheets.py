@@ -40,24 +40,6 @@ bp = Blueprint("sheets", __name__)
 
 GAME = f"<any({', '.join(GAMES)}):game>"
 OPEN_ROWS = 12  # a match still being played fills its grid up to this many rows, to go on on paper
-FIGURE, SIGN, GAP = "\u2007", "\u2008", "\u2002"  # a digit's width, about a hyphen's width, a gap
-
-
-@bp.app_template_filter("columns")
-def columns(numbers: list[int], *digits: int) -> str:
-    """Numbers in fixed-width fields on one line, so they stand in columns inside one cell.
-
-    Several numbers in one text run cost a fraction of one table cell each to lay out.
-
-    >>> columns([-6, 12], 2, 3).replace(FIGURE, "_").replace(SIGN, "+").replace(GAP, " | ")
-    '_-6 | _+12'
-    """
-    fields = []
-    for number, width in zip(numbers, digits):
-        text = str(abs(number))
-        fields.append(FIGURE * (width - len(text)) + ("-" if number < 0 else SIGN) + text)
-    return GAP.join(fields)
-
 
 bp.add_app_template_filter(places)
 
