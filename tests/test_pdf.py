@@ -22,7 +22,7 @@ from flask.testing import FlaskClient
 from conftest import bearer, create_match
 from scorekeeper import pdf
 from scorekeeper.games import barbu
-from scorekeeper.web import sheets
+from scorekeeper.web import sheet_lines
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 
@@ -540,7 +540,7 @@ def test_cli_refuses_with_a_message(runner, args, message):
 # -- small pieces ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("module", [pdf, sheets])
+@pytest.mark.parametrize("module", [pdf, sheet_lines])
 def test_doctests(module):
     result = doctest.testmod(module, verbose=False)
     assert result.failed == 0 and result.attempted > 0
