@@ -4,9 +4,11 @@
 
 Prints, from one run in one process:
 - the median warm render time of a full 28-hand Barbu sheet (template to PDF bytes) divided by
-  that of a plain 28 x 5 HTML table rendered the same way (target: at most 1.5). The two
-  documents are rendered in turn, so both see the same load on the machine; wall-clock and CPU
-  time are both reported, CPU time being the steadier one on a busy machine;
+  that of a plain 28 x 5 HTML table rendered the same way (target: at most 1.5). The documents
+  are rendered in turn, so all see the same load on the machine; wall-clock and CPU time are
+  both reported, CPU time being the steadier one on a busy machine;
+- the same ratio for a Kozyol series to the goat (10 deals, eggs among them) and a finished
+  Cancellation Hearts game of 6 players, against the same table;
 - the resident memory of the process after 300 sheet renders against after 10 (target: growth
   under 10 MiB), which shows that the one font configuration and the renders do not leak.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -33,6 +36,11 @@ from scorekeeper.games import barbu  # noqa: E402
 from scorekeeper.web import sheets  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Ёжик", "Козлов"]
+HEARTS = ["Ann", "Bob", "Cid", "Ёжик", "Eve", "Козлов"]
+KOZYOL_DEALS = [{"points": [75, 45], "trump_suit": "hearts"}, {"points": [60, 60]}, {"points": [29, 91]},
+                {"points": [120, 0], "tricks": [9, 0], "last_trick": "Ann"}, {"points": [90, 30]},
+                {"points": [45, 75]}, {"points": [60, 60]}, {"points": [62, 58]}, {"points": [30, 90]},
+                {"points": [100, 20], "trump_suit": "spades"}]
 TABLE = "<!doctype html><title>table</title><table>" + "".join(
     "<tr>" + "".join(f"<td>{row * 7 - column * 13}</td>" for column in range(5)) + "</tr>" for row in range(1, 29)
 ) + "</table>"
@@ -70,6 +78,27 @@ def full_barbu_match() -> str:
     return match.public_id
 
 
+def kozyol_series() -> str:
+    """A Kozyol series played to the goat at 16 defeat points; return its public id."""
+    match, _ = matches.create("kozyol", PLAYERS, {"target": 16}, KOZYOL_DEALS, source="bench")
+    return match.public_id
+
+
+def hearts_game() -> str:
+    """A 6-player Cancellation Hearts game to 100, hearts and Black Marias spread at random, played out."""
+    rng = random.Random(7)
+    match, _ = matches.create("hearts", HEARTS, {"target": 100}, source="bench")
+    while not matches.replay(match).summary()["finished"]:
+        hearts, marias = dict.fromkeys(HEARTS, 0), dict.fromkeys(HEARTS, 0)
+        for _ in range(26):
+            hearts[rng.choice(HEARTS)] += 1
+        for _ in range(2):
+            marias[rng.choice(HEARTS)] += 1
+        if not any(hearts[p] == 26 and marias[p] == 2 for p in HEARTS):
+            match, _ = matches.record(match.public_id, {"hearts": hearts, "black_marias": marias})
+    return match.public_id
+
+
 def rss_mib() -> float:
     """Resident memory of this process in MiB, from /proc (Linux) or resource elsewhere."""
     try:
@@ -96,39 +125,55 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         os.environ["SCOREKEEPER_INSTANCE_PATH"] = folder
-        app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite"})
+        app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite",
+                          "RATELIMIT_ENABLED": False})
         with app.app_context():
-            public_id = full_barbu_match()
+            public_ids = {"barbu": full_barbu_match(), "kozyol": kozyol_series(), "hearts": hearts_game()}
         with app.test_request_context():
-            template, context = sheets.filled(matches.find(public_id))
+            documents = {game: sheets.filled(matches.find(public_id)) for game, public_id in public_ids.items()}
+            hands = {game: len(context["hands"]) for game, (_template, context) in documents.items()}
 
-            def sheet() -> bytes:
-                return pdf.render_pdf(template, **context)
+            def render(game: str) -> Callable[[], bytes]:
+                template, context = documents[game]
+                return lambda: pdf.render_pdf(template, **context)
 
             def table() -> bytes:
                 return pdf.html_to_pdf(TABLE, app.static_folder)
 
+            sheet = render("barbu")
             for _ in range(3):  # warm: imports, fonts, caches
-                sheet(), table()
+                table()
+                for game in documents:
+                    render(game)()
             for _ in range(7):  # 10 sheet renders in all
                 sheet()
             gc.collect()
             after_10 = rss_mib()
-            times = [(timed(sheet), timed(table)) for _ in range(args.runs)]
+            # Each sheet in turn with the table, as pairs: (sheet, table) for every game, round after round.
+            times: dict[str, list[tuple[tuple[float, float], tuple[float, float]]]] = {game: [] for game in documents}
+            for _ in range(args.runs):
+                for game in documents:
+                    times[game].append((timed(render(game)), timed(table)))
             for _ in range(args.renders - 10 - args.runs):  # up to --renders in all
                 sheet()
             gc.collect()
             after_all = rss_mib()
-        sheet_wall, sheet_cpu = (statistics.median(s[i] for s, _ in times) for i in (0, 1))
-        table_wall, table_cpu = (statistics.median(t[i] for _, t in times) for i in (0, 1))
-        print(f"full Barbu sheet, warm render: {sheet_wall * 1000:.0f} ms wall, {sheet_cpu * 1000:.0f} ms CPU "
+        medians = {game: [statistics.median(pair[side][i] for pair in pairs) for side in (0, 1) for i in (0, 1)]
+                   for game, pairs in times.items()}  # sheet wall, sheet CPU, table wall, table CPU
+        for game, label in (("kozyol", "Kozyol series"), ("hearts", "Hearts game")):
+            wall, cpu, table_wall, table_cpu = medians[game]
+            print(f"{label} ({hands[game]} hands), warm render: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU "
+                  f"(median of {args.runs}); / table: {wall / table_wall:.2f} wall, {cpu / table_cpu:.2f} CPU")
+        wall, cpu, table_wall, table_cpu = medians["barbu"]
+        print(f"full Barbu sheet, warm render: {wall * 1000:.0f} ms wall, {cpu * 1000:.0f} ms CPU "
               f"(median of {args.runs})")
         print(f"plain 28 x 5 table, warm render: {table_wall * 1000:.0f} ms wall, {table_cpu * 1000:.0f} ms CPU")
-        print(f"ratio sheet / table: {sheet_wall / table_wall:.2f} wall, {sheet_cpu / table_cpu:.2f} CPU "
+        print(f"ratio sheet / table: {wall / table_wall:.2f} wall, {cpu / table_cpu:.2f} CPU "
               f"(target: at most {RATIO_TARGET})")
         print(f"memory: {after_10:.1f} MiB after 10 sheet renders, {after_all:.1f} MiB after {args.renders}: "
               f"growth {after_all - after_10:.1f} MiB (target: under {GROWTH_TARGET_MIB} MiB)")
         print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, WeasyPrint {weasyprint.__version__}")
+
 
 if __name__ == "__main__":
     main()

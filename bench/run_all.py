@@ -3,9 +3,9 @@
     .venv/bin/python bench/run_all.py [--quick] [--no-postgres] [--out bench/RESULTS.md]
 
 Runs serving.py (figures 1, 2 and the workers x threads sweep), writes.py (3), scaling.py (4),
-slow_clients.py (6) and, when it is there, pdf_sheet.py (5), each starting and stopping what it needs. The table
-replaces the part of --out between the run_all markers; the notes around it stay as written.
---quick shortens every load (a smoke run of a few minutes; the figures are rougher).
+slow_clients.py (6), pdf_sheet.py (5) and pdf_load.py (7 to 9), each starting and stopping what
+it needs. The table replaces the part of --out between the run_all markers; the notes around it
+stay as written. --quick shortens every load (a smoke run of a few minutes; the figures are rougher).
 """
 
 from __future__ import annotations
@@ -62,6 +62,12 @@ def pdf_figures(output: str) -> list[dict]:
         figures.append({"figure": "5b", "name": f"PDF memory growth over {renders.group(1) if renders else 'many'} "
                         "sheet renders (MiB)", "value": value, "target": f"< {target:g} MiB", "pass": value < target,
                         "detail": ""})
+    for game, letter in (("Kozyol series", "c"), ("Hearts game", "d")):
+        found = re.search(rf"{game} \((\d+) hands\).*?/ table: ([\d.]+) wall, ([\d.]+) CPU", output)
+        if found:
+            figures.append({"figure": f"5{letter}", "name": f"PDF sheet of a {game} ({found.group(1)} hands): warm "
+                            "render time / plain table's", "value": float(found.group(2)), "target": "(reported)",
+                            "pass": None, "detail": f"CPU time ratio {float(found.group(3)):.2f}"})
     if not figures:
         figures.append({"figure": "5", "name": "PDF figures", "value": "see output", "target": "", "pass": None,
                         "detail": " / ".join(output.strip().splitlines()[-4:])})
@@ -122,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if (BENCH / "pdf_sheet.py").exists():
         plan.append(("pdf_sheet.py", ["--runs", "11", "--renders", "60"] if quick else []))
+    plan.append(("pdf_load.py", ["--seconds", "4" if quick else "10"]))
     figures: list[dict] = []
     sweep: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="scorekeeper-bench-") as folder:

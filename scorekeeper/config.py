@@ -30,6 +30,16 @@ RATE_LIMITS = {
 }
 
 
+# PDF sheets (web/sheets.py, render_slots.py, web/sheet_cache.py): how many render at once on this
+# machine, across all workers (one per two cores leaves the others to pages and polls); how long a
+# download waits for a turn before the answer is 503; how many bytes of rendered sheets are kept.
+PDF_SHEETS = {
+    "PDF_RENDERS": max(1, (os.cpu_count() or 2) // 2),
+    "PDF_RENDER_WAIT": 3,
+    "PDF_CACHE_BYTES": 64_000_000,
+}
+
+
 def instance_path() -> str:
     """The instance folder: SCOREKEEPER_INSTANCE_PATH or instance/ beside the package."""
     return os.environ.get("SCOREKEEPER_INSTANCE_PATH") or str(ROOT / "instance")
@@ -65,6 +75,7 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # the nearest of them saw. 0: the connection's own address (no proxy, or one not trusted).
         PROXIES=0,
         **RATE_LIMITS,
+        **PDF_SHEETS,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -11,7 +11,11 @@ fetcher; a name in another script falls back to the machine's fonts, which Pango
 through fontconfig (never through a URL). One FontConfiguration serves the whole process (a
 fresh one per render leaks memory), and the sheet stylesheet is parsed once against it.
 WeasyPrint and Pango are not thread-safe, so renders take turns behind a lock and no two threads
-ever touch the shared state at once.
+ever touch the shared state at once. The lock is one of the operating system's threads even in a
+gevent worker, where a render runs in a thread of its own (``render_slots.off_the_hub``).
+
+A view prepares a ``Layout`` (the template rendered to HTML, which needs the request) and lays it
+out as PDF later, possibly in another thread: ``Layout.pdf`` needs nothing of Flask.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import atexit
 import functools
 import mimetypes
-import threading
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -29,13 +33,29 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from .render_slots import os_lock
+
 ORIGIN = "https://scorekeeper.invalid"
 URL_MAX = 500  # a longer URL is no static file of ours; keeps refusals short in the logs
 STYLESHEETS = ("sheet.css",)  # static files every PDF is laid out with, parsed once per process
 
-_lock = threading.Lock()
+_lock = os_lock()
 _fonts: FontConfiguration | None = None
 _parsed: dict[Path, tuple[int, CSS]] = {}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """An HTML document and the static files it is laid out with: all a PDF render needs."""
+
+    html: str
+    folder: str
+    prefix: str = "/static/"
+    base_path: str = "/"
+    stylesheets: tuple[str, ...] = ()
+
+    def pdf(self) -> bytes:
+        return html_to_pdf(self.html, self.folder, self.prefix, self.base_path, self.stylesheets)
 
 
 class StaticFetcher(URLFetcher):
@@ -131,14 +151,19 @@ def html_to_pdf(html: str, folder: str | Path, prefix: str = "/static/", base_pa
         return document.write_pdf(stylesheets=css, font_config=font_config())
 
 
-def render_pdf(template: str, **context: Any) -> bytes:
-    """Render a template (the one the HTML view uses, with pdf=True) into PDF bytes.
+def layout(template: str, **context: Any) -> Layout:
+    """A template (the one the HTML view uses, with pdf=True) rendered, ready to lay out as PDF.
 
-    The template links STYLESHEETS only when not pdf: here they come parsed from the cache.
+    The template links STYLESHEETS only when not pdf: the PDF gets them parsed from the cache.
     """
     if not has_request_context():
         with current_app.test_request_context():
-            return render_pdf(template, **context)
+            return layout(template, **context)
     html = render_template(template, pdf=True, **context)
     prefix = f"{request.script_root}{current_app.static_url_path}/"
-    return html_to_pdf(html, current_app.static_folder or "static", prefix, f"{request.script_root}/", STYLESHEETS)
+    return Layout(html, current_app.static_folder or "static", prefix, f"{request.script_root}/", STYLESHEETS)
+
+
+def render_pdf(template: str, **context: Any) -> bytes:
+    """Render a template into PDF bytes, here and now."""
+    return layout(template, **context).pdf()

@@ -90,6 +90,9 @@ def app(database_url: str) -> Iterator[Flask]:
         "SQLALCHEMY_DATABASE_URI": database_url,
         "MIGRATE_ON_START": True,
         "RATELIMIT_ENABLED": False,  # tests make matches faster than any table; test_rate_limits.py turns them on
+        # Every PDF asked for is rendered, and waits as long as it takes: test_sheet_renders.py tests both.
+        "PDF_CACHE_BYTES": 0,
+        "PDF_RENDER_WAIT": 120,
     })
     yield app
     with app.app_context():

@@ -55,11 +55,11 @@ def free_port() -> int:
 class Server:
     """One gunicorn (production settings, two workers of two threads) on a port of its own."""
 
-    def __init__(self, settings: dict[str, str], log: Path):
+    def __init__(self, settings: dict[str, str], log: Path, workers: int = 2):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, **settings, "SCOREKEEPER_BIND": f"127.0.0.1:{self.port}",
-               "SCOREKEEPER_WORKERS": "2", "SCOREKEEPER_THREADS": "2"}
+               "SCOREKEEPER_WORKERS": str(workers), "SCOREKEEPER_THREADS": "2"}
         env.pop("SCOREKEEPER_TEST_DATABASE_URL", None)
         self.log = log
         with open(log, "wb") as out:

@@ -21,7 +21,7 @@ def test_match_print_view_is_the_sheet_template_with_the_css_and_a_pdf_link(clie
     html = page.text
     assert "/static/sheet.css" in html
     assert f'href="/api/v1/matches/{match["id"]}/sheet.pdf"' in html
-    assert html.count('class="dbl circled"') == 6 + 1  # hands 1 and 2: three doubles of the declarer each; the legend
+    assert html.count("(A)") == 6 + 1  # hands 1 and 2: three doubles of the declarer each; the legend
     assert "Standings after hand 2" in html
     assert "style=" not in html and "<script" not in html  # the content security policy allows neither
 

@@ -1,8 +1,7 @@
-"""Barbu in the browser: one hand form per contract, built for thumbs, the new-match options and the sheet."""
+"""Barbu in the browser: one hand form per contract, built for thumbs, and the new-match options (the sheet: barbu_sheet)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext as _, lazy_gettext as _l, ngettext
@@ -11,16 +10,14 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from ..games import barbu
-from ..games.barbu import BarbuEntry, BarbuHand, BarbuReplay, BarbuSummary
-from ..games.base import SUITS, Entry, ranking
+from ..games.barbu import BarbuEntry, BarbuReplay
+from ..games.base import SUITS, Entry
+from .barbu_sheet import sheet_extras
 from .forms import RANK_LETTERS, SUIT_NAMES, NewMatchForm, TableForm, seat_choices
 from .game_pages import Choice, GamePages
 
 CHOSEN = {"no_hearts": ("ace_of_hearts",), "no_last_two": ("second_last", "last"), "barbu": ("king_of_hearts",)}
 PLACES = tuple(f"place_{place}" for place in barbu.PLACES)
-SEAT_LETTERS = "ABCD"
-# The widths of a sheet cell's fields, in digits: raw score, score after doubles, running total.
-SHEET_DIGITS = (2, 3, 4)
 DOUBLE_CHOICES = [SelectChoice("", "–"), SelectChoice("double", _l("Double")), SelectChoice("redouble", _l("Redouble"))]
 # What the counter says: all counted, n left, n too many (the totals are the rules' own).
 COUNTER_TEXTS = {
@@ -199,30 +196,6 @@ def contracts_open(before: BarbuReplay, stored: BarbuEntry | None, later: list[B
 
 def contract_of(entry: BarbuEntry) -> str:
     return entry["contract"]
-
-
-def blocks(players: list[str], first: str | None, hands: list[BarbuHand]) -> list[dict[str, Any]]:
-    """The 28 rows in blocks of seven per declarer, with the doubles each player made of him.
-
-    Rows not played yet are None; a blank sheet (first is None) has no declarers yet.
-    """
-    out = []
-    for block in range(barbu.SEATS):
-        numbers = range(block * barbu.HANDS_PER_DECLARER + 1, (block + 1) * barbu.HANDS_PER_DECLARER + 1)
-        declarer = None if first is None else players[barbu.schedule(numbers[0], players.index(first))["declarer"]]
-        rows = [(n, hands[n - 1] if n <= len(hands) else None) for n in numbers]
-        doubled = {name: sum(1 for _, hand in rows if hand for d in hand["entry"]["doubles"]
-                             if d["by"] == name and d["target"] == declarer)
-                   for name in players if name != declarer}
-        out.append({"declarer": declarer, "rows": rows, "doubled": doubled})
-    return out
-
-
-def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[BarbuHand],
-                 summary: BarbuSummary | None) -> dict[str, Any]:
-    """The blocks of the printed sheet, seat letters and the final ranking."""
-    return {"blocks": blocks(players, options.get("first_declarer"), hands), "letters": SEAT_LETTERS,
-            "digits": SHEET_DIGITS, "ranking": ranking(summary["totals"]) if summary else []}
 
 
 class MatchForm(NewMatchForm):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -11,10 +10,11 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional, ValidationError
 
 from ..games import hearts
-from ..games.base import N_, Entry, ranking, refuse
-from ..games.hearts import HeartsEntry, HeartsHand, HeartsReplay, HeartsSummary
+from ..games.base import N_, Entry, refuse
+from ..games.hearts import HeartsEntry, HeartsReplay
 from .forms import NewMatchForm, NumberRange, TableForm
 from .game_pages import GamePages
+from .hearts_sheet import sheet_extras
 
 MARIA_CHOICES = [SelectChoice(str(n)) for n in range(hearts.BLACK_MARIAS + 1)]
 NOBODY = ""
@@ -164,16 +164,7 @@ class MatchForm(NewMatchForm):
         return options
 
 
-# The widths of a sheet cell's fields, in digits: the hand's score and the running total.
-SHEET_DIGITS = (2, 4)
 BLANK_SEATS = 8  # a blank sheet without names or ?seats=
-
-
-def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[HeartsHand],
-                 summary: HeartsSummary | None) -> dict[str, Any]:
-    """The deal for this many players, the target and the ranking so far (lowest first)."""
-    return {"deal": hearts.deal(len(players)), "target": options.get("target", hearts.TARGET),
-            "digits": SHEET_DIGITS, "ranking": ranking(summary["totals"], lowest=True) if summary else []}
 
 
 PAGES = GamePages(

@@ -6,7 +6,6 @@ what is left of the 120. A team with 0 points is asked whether it took a trick a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext as _, lazy_gettext as _l
@@ -16,9 +15,10 @@ from wtforms.validators import InputRequired, Optional, ValidationError
 
 from ..games import kozyol
 from ..games.base import SUITS, Entry
-from ..games.kozyol import KozyolEntry, KozyolHand, KozyolReplay, KozyolSummary
+from ..games.kozyol import KozyolEntry, KozyolReplay
 from .forms import SUIT_NAMES, NewMatchForm, NumberRange, TableForm, seat_choices
 from .game_pages import GamePages
+from .kozyol_sheet import sheet_extras
 
 RANKS = tuple(kozyol.CARD_VALUES)  # A, 10, K, Q, J: the cards that count
 RANK_WORDS = {"A": "ace", "10": "ten", "K": "king", "Q": "queen", "J": "jack"}  # placeholders of sentences
@@ -186,23 +186,6 @@ def hand_form(before: KozyolReplay, choice: None, formdata: Any, stored: KozyolE
 def last_mode(before: KozyolReplay) -> str:
     """Count a new deal the way the last one was counted: a table counting card by card saves a tap."""
     return "cards" if before.hands and before.hands[-1]["entry"].get("cards") else "points"
-
-
-TICK_BOXES_UP_TO = 30  # a target up to this many defeat points gets a box per point to tick on paper
-# The numbers of the sheet's legend: who wins a deal and what the loser takes.
-LEGEND = {
-    "wins": kozyol.EGGS + 1, "light": kozyol.DEFEAT["light"], "light_from": kozyol.LIGHT_DEFEAT_FROM,
-    "light_to": kozyol.EGGS - 1, "heavy": kozyol.DEFEAT["heavy"], "heavy_to": kozyol.LIGHT_DEFEAT_FROM - 1,
-    "no_trick": kozyol.DEFEAT["no_trick"], "eggs": kozyol.EGGS,
-}
-
-
-def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[KozyolHand],
-                 summary: KozyolSummary | None) -> dict[str, Any]:
-    """The teams as they sit, the target and the legend's numbers, also on a blank sheet."""
-    teams = summary["teams"] if summary else [players[team::kozyol.TEAMS] for team in TEAMS]
-    target = options.get("target", kozyol.DEFAULT_TARGET)
-    return {"teams": teams, "target": target, "tick_boxes": target <= TICK_BOXES_UP_TO, "legend": LEGEND}
 
 
 PAGES = GamePages(

@@ -38,9 +38,13 @@ ERRORS = {
     "429": "Too many requests from this address in a short time: matches made, backups restored or PDFs "
            "rendered, or wrong edit keys (counted per address and per match; a right key is never refused). "
            "`Retry-After` says how many seconds to wait. The limits are the server's settings (README).",
+    "503": "Many sheets are being rendered on the server right now and this one could not start within a few "
+           "seconds; `Retry-After` says how many seconds to wait. Pages and polls are answered meanwhile.",
 }
 RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again.",
                                "schema": {"type": "integer", "minimum": 1}}}
+SHEET_TAG = {"ETag": {"description": "This sheet: the match's version, the language, the app's build. Send it "
+                                    "back in If-None-Match.", "schema": {"type": "string"}}}
 ETAG = {"ETag": {"description": "The match's version; send it back in If-None-Match.",
                  "schema": {"type": "string"}}}
 
@@ -169,10 +173,16 @@ def paths() -> Schema:
         f"{match}/sheet.pdf": {"get": operation(
             "matchSheet", "The filled score sheet",
             {"200": {"description": "The score sheet, printed in the match's language (else the reader's).",
-                     "headers": {"Content-Disposition": {"schema": {"type": "string"}}},
+                     "headers": {"Content-Disposition": {"schema": {"type": "string"}}, **SHEET_TAG},
                      "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}},
-             "404": error("404"), "409": error("409"), "429": error("429")},
-            parameters=[MATCH_ID])},
+             "304": {"description": "The phone has this sheet already: the match and the language are unchanged.",
+                     "headers": SHEET_TAG},
+             "404": error("404"), "409": error("409"), "429": error("429"), "503": error("503")},
+            parameters=[MATCH_ID, {"name": "If-None-Match", "in": "header", "required": False,
+                                   "schema": {"type": "string"},
+                                   "description": "The ETag of a sheet downloaded before: 304 while it is the same."}],
+            description="A sheet is rendered once per version of the match and language, and kept; a render "
+                        "waits its turn, a few at a time on the server (503 when none comes within seconds).")},
         f"{prefix}/openapi.json": {"get": operation(
             "openapi", "This document", {"200": {"description": "The OpenAPI 3.1 document of the API.",
                                                  "content": {JSON: {"schema": {"type": "object"}}}}})},
@@ -196,7 +206,7 @@ def document() -> Schema:
         "components": {
             "schemas": SCHEMAS,
             "responses": {status: {"description": text, "content": {JSON: {"schema": ref("Error")}}}
-                          | ({"headers": RETRY_AFTER} if status == "429" else {})
+                          | ({"headers": RETRY_AFTER} if status in ("429", "503") else {})
                           for status, text in ERRORS.items()},
             "parameters": {
                 "MatchId": {"name": "public_id", "in": "path", "required": True, "schema": {"type": "string"},

@@ -4,49 +4,44 @@ One template per game serves both (``pdf`` tells them apart) and the numbers on 
 are the engine's own: the hands and summary that ``matches.replay`` gives the match page.
 Nothing here adds up a score; each game's pages module (``GamePages.sheet_extras``) orders
 players and groups rows as paper does.
+
+A PDF is rendered once per match version and language (``sheet_cache``), with an ETag, and a
+render takes its turn (``render_slots``): when none comes in time the answer is 503 with
+Retry-After, as JSON under /api/ and as a page elsewhere.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, render_template, request, url_for
-from flask_babel import force_locale
+from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask.blueprints import BlueprintSetupState
+from flask_babel import force_locale, get_locale, ngettext
 from werkzeug.datastructures import MultiDict
 
-from .. import matches
+from .. import matches, pdf
+from ..db import db
 from ..games import GAMES, InvalidHand
 from ..games.base import N_, HandState, Summary, parse_players, refuse
 from ..i18n import translate
 from ..models import Match
-from ..pdf import render_pdf
-from .errors import match_or_404
+from ..render_slots import Busy, RenderSlots, off_the_hub
+from .errors import json_error, match_or_404, wants_json
 from .game_pages import GamePages
 from .registered_games import GAME_PAGES
+from .sheet_cache import SheetCache
+from .sheet_lines import places
 
 bp = Blueprint("sheets", __name__)
 
 GAME = f"<any({', '.join(GAMES)}):game>"
 OPEN_ROWS = 12  # a match still being played fills its grid up to this many rows, to go on on paper
-FIGURE, SIGN, GAP = "\u2007", "\u2008", "\u2002"  # a digit's width, about a hyphen's width, a gap
 
-
-@bp.app_template_filter("columns")
-def columns(numbers: list[int], *digits: int) -> str:
-    """Numbers in fixed-width fields on one line, so they stand in columns inside one cell.
-
-    Several numbers in one text run cost a fraction of one table cell each to lay out.
-
-    >>> columns([-6, 12], 2, 3).replace(FIGURE, "_").replace(SIGN, "+").replace(GAP, " | ")
-    '_-6 | _+12'
-    """
-    fields = []
-    for number, width in zip(numbers, digits):
-        text = str(abs(number))
-        fields.append(FIGURE * (width - len(text)) + ("-" if number < 0 else SIGN) + text)
-    return GAP.join(fields)
+bp.add_app_template_filter(places)
 
 
 def empty_rows(game_pages: GamePages, hands: list[HandState], summary: Summary | None) -> int:
@@ -110,16 +105,59 @@ def blank(game: str, args: MultiDict[str, str]) -> tuple[str, dict[str, Any]]:
     }
 
 
-def pdf_response(data: bytes, name: str) -> Response:
-    """PDF bytes shown in the browser, with a safe file name for saving."""
+@bp.record_once
+def keep_sheets(state: BlueprintSetupState) -> None:
+    """The machine's render slots and kept sheets, in the app's instance folder."""
+    app, folder = state.app, Path(state.app.instance_path)
+    app.extensions["render_slots"] = RenderSlots(folder / "render-slots", app.config["PDF_RENDERS"],
+                                                 app.config["PDF_RENDER_WAIT"])
+    app.extensions["sheet_cache"] = SheetCache(folder / "sheets", app.config["PDF_CACHE_BYTES"])
+
+
+def printed(name: str, identity: tuple[object, ...], sheet: Callable[[], tuple[str, dict[str, Any]]]) -> Response:
+    """A sheet's PDF: 304 when the phone has it, else the kept bytes, else rendered in a turn and kept.
+
+    The database connection goes back to the pool before the wait for a turn: a download that
+    waits holds nothing another request needs.
+    """
+    cache: SheetCache = current_app.extensions["sheet_cache"]
+    tag = cache.tag(*identity, str(get_locale()))
+    if request.if_none_match.contains(tag):
+        return pdf_response(None, name, tag)
+    data = cache.get(tag)
+    if data is None:
+        template, context = sheet()
+        layout = pdf.layout(template, **context)
+        db.session.close()
+        with current_app.extensions["render_slots"].turn():
+            data = cache.get(tag) or cache.put(tag, off_the_hub(layout.pdf))  # another worker may have made it
+    return pdf_response(data, name, tag)
+
+
+def pdf_response(data: bytes | None, name: str, tag: str) -> Response:
+    """PDF bytes shown in the browser, with a safe file name for saving; None: 304, the phone has them."""
     safe = re.sub(r"[^A-Za-z0-9_-]+", "", name)[:80] or "sheet"
-    return Response(data, mimetype="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="{safe}.pdf"'})
+    response = Response(data, status=200 if data is not None else 304, mimetype="application/pdf",
+                        headers={"Content-Disposition": f'inline; filename="{safe}.pdf"', "Cache-Control": "no-cache"})
+    response.set_etag(tag)
+    return response
 
 
 def in_language(match: Match) -> AbstractContextManager[Any]:
     """Print in the language the match fixed for its sheet, else in the reader's."""
     return force_locale(match.language) if match.language else nullcontext()
+
+
+@bp.errorhandler(Busy)
+def busy(err: Busy):
+    """No render could start in time: 503 with Retry-After, the API's JSON error or a page."""
+    message = ngettext("Many sheets are being printed right now. Please try again in %(num)d second.",
+                       "Many sheets are being printed right now. Please try again in %(num)d seconds.",
+                       err.retry_after)
+    headers = {"Retry-After": str(err.retry_after)}
+    if wants_json():
+        return json_error(503, message)[0], 503, headers
+    return render_template("error.html", status=503, message=message), 503, headers
 
 
 @bp.errorhandler(InvalidHand)
@@ -140,9 +178,8 @@ def match_view(public_id: str):
 def match_pdf(public_id: str):
     match = match_or_404(public_id)
     with in_language(match):
-        template, context = filled(match)
-        data = render_pdf(template, **context)
-    return pdf_response(data, f"{match.game}-{match.public_id}")
+        return printed(f"{match.game}-{match.public_id}", ("match", match.public_id, match.version),
+                       lambda: filled(match))
 
 
 @bp.get(f"/sheets/{GAME}")
@@ -154,4 +191,4 @@ def blank_view(game: str):
 @bp.get(f"/sheets/{GAME}.pdf")
 def blank_pdf(game: str):
     template, context = blank(game, request.args)
-    return pdf_response(render_pdf(template, **context), f"{game}-sheet")
+    return printed(f"{game}-sheet", ("blank", game, *context["players"]), lambda: (template, context))
