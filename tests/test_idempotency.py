@@ -13,6 +13,7 @@ from conftest import PLAYERS, api_url, bearer, create_match, error_of, read
 from scorekeeper.db import db
 from scorekeeper.models import Match, Receipt
 from scorekeeper.receipts import KEY_MAX
+from test_openapi import check_answer
 from test_serving import servers  # noqa: F401 - the two gunicorn servers on one database
 
 ANN, BOB, CID, DEE = PLAYERS
@@ -192,3 +193,29 @@ def test_two_servers_racing_with_one_key_record_one_hand(servers):  # noqa: F811
         assert [answer[0] for answer in answers] == [201] * len(answers), [answer[2] for answer in answers]
         assert len({answer[2] for answer in answers}) == 1
     assert [hand["entry"]["hearts"][ANN] for hand in two.state(made["id"])["hands"]] == list(range(1, RACES + 1))
+
+
+# -- the OpenAPI document --------------------------------------------------------------------------
+
+
+def test_the_key_and_the_replay_are_documented_for_every_write_to_hands(client):
+    document = client.get("/api/v1/openapi.json").get_json()
+    made = create_match(client, "kozyol")
+    writes = {("post", "/api/v1/matches/{public_id}/hands"): lambda key: client.post(
+                  api_url(made, "hands"), json=DEAL, headers=keyed(made, key)),
+              ("put", "/api/v1/matches/{public_id}/hands/{number}"): lambda key: client.put(
+                  api_url(made, "hands", 1), json=OTHER_DEAL, headers=keyed(made, key)),
+              ("delete", "/api/v1/matches/{public_id}/hands/{number}"): lambda key: client.delete(
+                  api_url(made, "hands", 1), headers=keyed(made, key))}
+    for (method, path), send in writes.items():
+        operation = document["paths"][path][method]
+        assert {"$ref": "#/components/parameters/IdempotencyKey"} in operation["parameters"]
+        assert "Idempotency-Key" in operation["description"] and "422" in operation["responses"]
+        first, again = send(method), send(method)
+        assert again.headers["Idempotent-Replayed"] == "true" and again.data == first.data
+        for answer in (first, again, send(" ")):
+            check_answer(document, path, method.upper(), answer)
+        success = operation["responses"]["201" if method == "post" else "200"]
+        assert "Idempotent-Replayed" in success["headers"]
+    key = document["components"]["parameters"]["IdempotencyKey"]
+    assert (key["in"], key["required"], key["schema"]["maxLength"]) == ("header", False, KEY_MAX)
