@@ -8,7 +8,7 @@ from flask import Flask
 
 from . import cli, config, i18n
 from .db import db, migrate, prepare
-from .web import api, archive, errors, hands, headers, openapi, pages, sheets, table
+from .web import api, archive, errors, hands, headers, installable, openapi, pages, sheets, table
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -23,7 +23,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(config.ROOT / "migrations"))
     i18n.init_app(app)
-    for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, api.bp, openapi.bp):
+    for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, api.bp, openapi.bp, installable.bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)
     headers.init_app(app)

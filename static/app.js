@@ -436,3 +436,26 @@ function whole(text) {
   document.addEventListener("scorekeeper:updated", hint);
   window.addEventListener("resize", hint);
 })();
+
+// Installable: the service worker (static/sw.js) keeps the app's pages and files for when the server
+// cannot be reached; browsers run it over HTTPS and on localhost. Each page tells it which pages the
+// phone will want next: the next hand's forms, and this page when it came before the worker did.
+(function () {
+  "use strict";
+  var script = document.querySelector("script[data-worker]"), worker = script && script.dataset.worker;
+  if (!worker || !navigator.serviceWorker || !window.isSecureContext) { return; }
+  var drawnWithout = !navigator.serviceWorker.controller;
+  navigator.serviceWorker.register(worker).catch(function () { /* every page works without it */ });
+
+  function keep() {
+    var controller = navigator.serviceWorker.controller;
+    if (!controller) { return; }
+    var urls = Array.prototype.map.call(document.querySelectorAll("main a[href]"), function (a) { return a.href; })
+      .filter(function (href) { return /\/hands\/new(\?|$)/.test(href); });
+    if (drawnWithout) { urls.push(window.location.href); drawnWithout = false; }
+    if (urls.length) { controller.postMessage({ keep: urls }); }
+  }
+  navigator.serviceWorker.addEventListener("controllerchange", keep);
+  document.addEventListener("scorekeeper:updated", keep);
+  document.addEventListener("DOMContentLoaded", keep);
+})();
