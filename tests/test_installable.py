@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import html
+import json
+import re
 import struct
 from pathlib import Path
 
 import pytest
 
+from conftest import create_match
+
 STATIC = Path(__file__).resolve().parents[1] / "static"
+
+
+def waiting(page: str) -> dict[str, str]:
+    """The outbox's sentences per count, as the page hands them to the script."""
+    found = re.search(r"data-waiting='([^']*)'", page)
+    assert found, "no sentences for the outbox"
+    return json.loads(html.unescape(found[1]))
 
 
 def png_size(path: Path) -> tuple[int, int]:
@@ -48,13 +60,23 @@ def test_the_service_worker_is_served_from_the_root_and_never_kept_stale(client)
 
 
 @pytest.mark.parametrize("path", ["/", "/new/kozyol", "/offline"])
-def test_every_page_names_its_manifest_and_worker(client, path):
+def test_every_page_names_its_manifest_and_worker_and_hides_the_outbox_until_the_script_fills_it(client, path):
     page = client.get(path).text
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
     assert 'data-worker="/sw.js" defer></script>' in page
+    assert '<section id="outbox" class="outbox" hidden' in page
 
 
 def test_the_offline_page_says_what_still_works(client):
     page = client.get("/offline")
     assert page.status_code == 200
     assert "No connection" in page.text and "kept on the phone until the server answers" in page.text
+
+
+def test_the_outbox_counts_in_the_readers_plural_forms(client):
+    made = create_match(client, "kozyol")
+    english = waiting(client.get(f"/m/{made['id']}").text)
+    assert english == {"other": "{n} hands waiting to send", "one": "{n} hand waiting to send"}
+    russian = waiting(client.get(f"/m/{made['id']}", headers={"Accept-Language": "ru"}).text)
+    assert russian == {"many": "{n} раздач ждут отправки", "one": "{n} раздача ждёт отправки",
+                       "few": "{n} раздачи ждут отправки"}

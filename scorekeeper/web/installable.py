@@ -8,7 +8,7 @@ run it only over HTTPS or on localhost. Every page works without either.
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template, url_for
-from flask_babel import get_locale, gettext as _
+from flask_babel import get_locale, gettext as _, ngettext
 
 from ..config import ROOT
 
@@ -20,6 +20,7 @@ THEME = "#ffffff"
 ICONS = (("icons/icon-192.png", 192, "any"), ("icons/icon-512.png", 512, "any"),
          ("icons/maskable-512.png", 512, "maskable"))
 WORKER = ROOT / "static" / "sw.js"
+PLURAL_SAMPLES = 200  # counts that show every plural category of a language (a million's "many" aside)
 
 
 @bp.get("/manifest.webmanifest")
@@ -48,3 +49,20 @@ def worker() -> Response:
 def offline() -> str:
     """What the service worker shows for a page this phone has not kept, while the server cannot be reached."""
     return render_template("offline.html")
+
+
+@bp.app_template_global()
+def waiting_sentences() -> dict[str, str]:
+    """'{n} hands waiting to send' per plural category of the reader's language, for static/app.js.
+
+    The script picks the category of its count with Intl.PluralRules, as CLDR names them (one, few,
+    many, other); each sentence is the catalog's own plural form for the first count in that category.
+    """
+    locale = get_locale()
+    sentences: dict[str, str] = {}
+    for count in range(PLURAL_SAMPLES):
+        category = locale.plural_form(count) if locale else "other"
+        if category not in sentences:
+            sentence = ngettext("%(num)d hand waiting to send", "%(num)d hands waiting to send", count)
+            sentences[category] = sentence.replace(str(count), "{n}", 1)
+    return sentences
