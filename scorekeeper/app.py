@@ -8,7 +8,21 @@ from flask import Flask
 
 from . import cli, config, i18n
 from .db import db, migrate, prepare
-from .web import api, archive, errors, hands, headers, openapi, pages, rate_limits, rules, sheets, slow_phones, table
+from .web import (
+    api,
+    archive,
+    errors,
+    hands,
+    headers,
+    installable,
+    openapi,
+    pages,
+    rate_limits,
+    rules,
+    sheets,
+    slow_phones,
+    table,
+)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -23,7 +37,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(config.ROOT / "migrations"))
     i18n.init_app(app)
-    for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp):
+    for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp,
+                      installable.bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)
     headers.init_app(app)

@@ -9,6 +9,8 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from cachetools import LRUCache, cached
@@ -16,11 +18,13 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
+from . import receipts
 from .db import db
 from .games import GAMES, InvalidHand, Reason
 from .games.base import N_, Entry, Replay, parse_players, refuse
 from .i18n import LANGUAGES
 from .models import Hand, HandChange, Match, utcnow
+from .receipts import Pending
 
 WRITE_ATTEMPTS = 25
 
@@ -225,14 +229,39 @@ def cached_replay(match: Match) -> Replay:
     return stored_replay(match)
 
 
-def _commit(match: Match) -> None:
-    """Raise the match version and commit, or raise Conflict when another write got there first."""
+def _commit(match: Match, once: Pending | None = None, played: Replay | None = None, number: int = 0) -> None:
+    """Raise the match version and commit, or raise Conflict when another write got there first.
+
+    With a key (once), the write's receipt is committed with it.
+    """
     match.updated_at = utcnow()
     try:
+        if once is not None and played is not None:
+            db.session.flush()  # the answer kept with the receipt names the version this write makes
+            receipts.keep(match, once, played, number)
         db.session.commit()
     except (IntegrityError, StaleDataError, OperationalError) as err:
         db.session.rollback()
         raise Conflict(N_("Someone else changed this match at the same moment; look again and retry.")) from err
+
+
+@contextmanager
+def _at_most_once(public_id: str, once: Pending | None) -> Iterator[None]:
+    """Make a keyed write at most once, answering a repeat as the first time (Replayed).
+
+    Each write looks for its key's receipt first. A write refused after that (the hand number
+    taken, the match changed, a lost race) may have lost to this very write, sent again to another
+    server while the answer was on its way: the receipt is looked for again before the refusal is.
+    """
+    try:
+        yield
+    except (Conflict, InvalidHand, NotFound):
+        if once is not None:
+            db.session.rollback()
+            match = find(public_id)
+            if match is not None:
+                receipts.check(match.id, once)
+        raise
 
 
 def _log(match: Match, number: int, action: str, before: Any, after: Any, source: str) -> None:
@@ -241,64 +270,76 @@ def _log(match: Match, number: int, action: str, before: Any, after: Any, source
                               source=source[:40]))
 
 
-def record(public_id: str, entry: Any, number: Any = None, source: str = "") -> tuple[Match, Replay]:
-    """Append a hand; with number, only if it is the next one. Retries lost races otherwise."""
+def record(public_id: str, entry: Any, number: Any = None, source: str = "",
+           once: Pending | None = None) -> tuple[Match, Replay]:
+    """Append a hand; with number, only if it is the next one. Retries lost races otherwise.
+
+    With once, a write already made under its key is not made again: Replayed carries its answer.
+    """
     if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
         raise refuse("number", N_("The hand number must be a whole number."))
-    for attempt in range(WRITE_ATTEMPTS):
-        match = _must_find(public_id)
-        entries = entries_of(match)
-        played = stored_replay(match, entries)
-        expected = len(entries) + 1
-        if number is not None and number != expected:
-            if 0 < number < expected:
-                raise Conflict(N_("Hand {number} is already recorded."), number=number)
-            raise Conflict(N_("The next hand is hand {expected}."), expected=expected)
-        if played.finished:
-            raise Conflict(N_("This match is finished; no more hands can be recorded."))
-        if len(entries) >= played.max_hands:
-            raise Conflict(N_("This match has reached the limit of {limit} hands; no more can be recorded."),
-                           limit=played.max_hands)
-        hand = played.play(entry)
-        db.session.add(Hand(match_id=match.id, number=expected, entry=hand["entry"]))
-        _log(match, expected, "record", None, hand["entry"], source)
-        try:
-            _commit(match)
-            return match, played
-        except Conflict:
-            if number is not None:
-                raise Conflict(N_("Hand {number} is already recorded."), number=number) from None
-            if attempt == WRITE_ATTEMPTS - 1:
-                raise
-            time.sleep(random.uniform(0, 0.01 * (attempt + 1)))  # let the other phone's write finish
+    with _at_most_once(public_id, once):
+        for attempt in range(WRITE_ATTEMPTS):
+            match = _must_find(public_id)
+            receipts.check(match.id, once)
+            entries = entries_of(match)
+            played = stored_replay(match, entries)
+            expected = len(entries) + 1
+            if number is not None and number != expected:
+                if 0 < number < expected:
+                    raise Conflict(N_("Hand {number} is already recorded."), number=number)
+                raise Conflict(N_("The next hand is hand {expected}."), expected=expected)
+            if played.finished:
+                raise Conflict(N_("This match is finished; no more hands can be recorded."))
+            if len(entries) >= played.max_hands:
+                raise Conflict(N_("This match has reached the limit of {limit} hands; no more can be recorded."),
+                               limit=played.max_hands)
+            hand = played.play(entry)
+            db.session.add(Hand(match_id=match.id, number=expected, entry=hand["entry"]))
+            _log(match, expected, "record", None, hand["entry"], source)
+            try:
+                _commit(match, once, played, expected)
+                return match, played
+            except Conflict:
+                if number is not None:
+                    raise Conflict(N_("Hand {number} is already recorded."), number=number) from None
+                if attempt == WRITE_ATTEMPTS - 1:
+                    raise
+                time.sleep(random.uniform(0, 0.01 * (attempt + 1)))  # let the other phone's write finish
     raise AssertionError("unreachable")
 
 
-def correct(public_id: str, number: int, entry: Any, source: str = "") -> tuple[Match, Replay]:
+def correct(public_id: str, number: int, entry: Any, source: str = "",
+            once: Pending | None = None) -> tuple[Match, Replay]:
     """Replace hand number's entry and replay everything after it."""
-    match = _must_find(public_id)
-    hand = _must_find_hand(match, number)
-    entries: list[Entry] = [h.entry for h in match.hands]
-    before = stored_replay(match, entries[: number - 1])
-    new_hand = before.play(entry)
-    entries[number - 1] = new_hand["entry"]
-    played = replay(match, entries)
-    _log(match, number, "correct", hand.entry, new_hand["entry"], source)
-    hand.entry = dict(new_hand["entry"])
-    _commit(match)
-    return match, played
+    with _at_most_once(public_id, once):
+        match = _must_find(public_id)
+        receipts.check(match.id, once)
+        hand = _must_find_hand(match, number)
+        entries: list[Entry] = [h.entry for h in match.hands]
+        before = stored_replay(match, entries[: number - 1])
+        new_hand = before.play(entry)
+        entries[number - 1] = new_hand["entry"]
+        played = replay(match, entries)
+        _log(match, number, "correct", hand.entry, new_hand["entry"], source)
+        hand.entry = dict(new_hand["entry"])
+        _commit(match, once, played, number)
+        return match, played
 
 
-def undo(public_id: str, number: int, source: str = "") -> tuple[Match, Replay]:
+def undo(public_id: str, number: int, source: str = "", once: Pending | None = None) -> tuple[Match, Replay]:
     """Remove the last hand (only the last one can be undone)."""
-    match = _must_find(public_id)
-    hand = _must_find_hand(match, number)
-    if number != len(match.hands):
-        raise Conflict(N_("Only the last hand can be undone; correct hand {number} instead."), number=number)
-    _log(match, number, "undo", hand.entry, None, source)
-    match.hands.remove(hand)
-    _commit(match)
-    return match, stored_replay(match)
+    with _at_most_once(public_id, once):
+        match = _must_find(public_id)
+        receipts.check(match.id, once)
+        hand = _must_find_hand(match, number)
+        if number != len(match.hands):
+            raise Conflict(N_("Only the last hand can be undone; correct hand {number} instead."), number=number)
+        _log(match, number, "undo", hand.entry, None, source)
+        match.hands.remove(hand)
+        played = stored_replay(match, [h.entry for h in match.hands])
+        _commit(match, once, played, number)
+        return match, played
 
 
 def rotate_key(public_id: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, DateTime, ForeignKey, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import db
@@ -67,4 +67,25 @@ class HandChange(db.Model):
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     source: Mapped[str] = mapped_column(String(40), default="")
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Receipt(db.Model):
+    """A write made under a phone's idempotency key, and what it was answered: a repeat gets the same answer.
+
+    One per key and match (a unique constraint: two servers racing with one key cannot both write);
+    kept as long as the match. ``fingerprint`` says what the write was, so a different request
+    under a used key is refused instead of being taken for a repeat.
+    """
+
+    __tablename__ = "receipts"
+    __table_args__ = (UniqueConstraint("match_id", "key", name="uq_receipt_match_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(128))
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    number: Mapped[int]  # the hand written
+    status: Mapped[int]
+    body: Mapped[bytes] = mapped_column(LargeBinary)  # the answer's JSON body as sent, zlib-compressed
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

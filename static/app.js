@@ -375,12 +375,17 @@ function whole(text) {
     var headers = etag ? { "If-None-Match": etag } : {};
     fetch(url, { headers: headers, credentials: "same-origin", cache: "no-cache" })
       .then(function (response) {
+        // The server answered (a proxy's server error says it did not): the Outbox section below sends what this phone kept.
+        document.dispatchEvent(new CustomEvent(response.status < 500 ? "scorekeeper:online" : "scorekeeper:offline"));
         if (response.status === 200) {
           etag = response.headers.get("ETag");
           return refresh();
         }
       })
-      .catch(function () { /* offline for a moment: try again later */ })
+      .catch(function () {
+        // Offline for a moment: try again later; meanwhile the page says since when (Outbox section).
+        document.dispatchEvent(new CustomEvent("scorekeeper:offline"));
+      })
       .then(function () { busy = false; schedule(); });
   }
 
@@ -437,4 +442,407 @@ function whole(text) {
   document.addEventListener("DOMContentLoaded", hint);
   document.addEventListener("scorekeeper:updated", hint);
   window.addEventListener("resize", hint);
+})();
+
+// Outbox: a hand saved while the server cannot be reached is kept on this phone and sent by itself, in
+// order, once the server answers again; the page says how many hands wait and since when the phone is
+// offline. Each hand carries a key made here, so a hand whose answer was lost and is sent again is still
+// saved once. A hand another phone recorded meanwhile is shown beside what was recorded, with the choice
+// to record it as the next hand or to discard it; a hand the rules now refuse is shown with their reason.
+// Kept in localStorage rather than IndexedDB: a kept hand is a few hundred bytes, written in one
+// synchronous call before Save returns (the tab may close or the phone sleep right after) and read at
+// once when a page opens; the browser keeps and evicts both kinds of storage alike.
+(function () {
+  "use strict";
+  var panel = document.getElementById("outbox");
+  if (!panel || !window.fetch || !window.URLSearchParams || !window.WeakMap) { return; }
+  var HANDS = "scorekeeper.outbox", SEEN = "scorekeeper.seen";
+  var PATIENCE = 8000, FIRST_RETRY = 2000, LAST_RETRY = 30000;  // ms: a save's answer, then the pauses between tries
+  var says = panel.dataset, store = null;
+  try { store = window.localStorage; store.getItem(HANDS); } catch (err) { store = null; }  // switched off
+
+  var pristine = new WeakMap();  // each hand form as the server drew it, to start the next hand afresh
+  var landed = {};               // key -> where a hand sent from this page landed
+  var offlineSince = null, current = null, sending = null, again = false, timer = null, wait = 0;
+  var note = { text: "", key: null };  // what the last Save did, said until that hand is sent
+
+  // -- the kept hands, oldest first; every change reads them afresh (another tab may have changed them)
+  function load() {
+    try { return (store && JSON.parse(store.getItem(HANDS))) || []; } catch (err) { return []; }
+  }
+  function write(items) { store.setItem(HANDS, JSON.stringify(items)); }  // throws when the storage is full
+  function find(key) { return load().filter(function (item) { return item.key === key; })[0] || null; }
+  function drop(key) { write(load().filter(function (item) { return item.key !== key; })); }
+  function update(key, fields) {
+    write(load().map(function (item) { return item.key === key ? Object.assign(item, fields) : item; }));
+  }
+  function put(item) {
+    if (!store) { return false; }
+    try { write(load().concat([item])); return true; } catch (err) { return false; }
+  }
+
+  // A key for each hand entered, made here: a random UUID (HTTPS and localhost) or, without one (plain
+  // HTTP on a home network), the time and two random draws, as unlikely to meet another phone's.
+  function newKey() {
+    if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+    return [Date.now(), Math.random(), Math.random()].join("-").replace(/0\./g, "");
+  }
+  function field(form, name) { return form.elements.namedItem(name); }
+  function label(item) { return item.label.replace("{n}", item.number); }
+
+  // -- hand forms
+  function fromForm(form) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) {
+      if (name !== "number" && name !== "idempotency_key" && typeof value === "string") { fields.push([name, value]); }
+    });
+    return { key: field(form, "idempotency_key").value, match: form.dataset.match, page: form.dataset.matchUrl,
+             url: form.action, kind: form.dataset.kind, label: form.dataset.label,
+             number: whole(field(form, "number").value), fields: fields, at: Date.now(), state: "waiting" };
+  }
+
+  // A form for a new hand follows the hands kept for its match (it numbers the hand after the last one
+  // kept) and the hands the server said it has (floor: the next number it gave).
+  function follow(form) {
+    if (form.dataset.kind !== "record") { return; }
+    var number = whole(form.dataset.floor);
+    load().forEach(function (item) {
+      if (item.match === form.dataset.match && item.kind === "record") { number = Math.max(number, item.number + 1); }
+    });
+    renumber(form, number);
+  }
+
+  function renumber(form, number) {
+    var input = field(form, "number"), old = input.value;
+    if (String(number) === old) { return; }
+    var pattern = new RegExp("(^|\\D)" + old + "(?!\\d)");
+    [form.querySelector("h1"), form.querySelector("button[type=submit]")].forEach(function (node) {
+      if (node) { node.textContent = node.textContent.replace(pattern, "$1" + number); }
+    });
+    document.title = document.title.replace(pattern, "$1" + number);
+    input.value = number;
+    // Who deals and declares depend on hands the server has not seen yet: shown again once it has.
+    form.querySelectorAll(".upcoming").forEach(function (node) { node.hidden = number !== whole(form.dataset.drawn); });
+  }
+
+  function heard(match, next) {
+    document.querySelectorAll("form[data-outbox]").forEach(function (form) {
+      if (form.dataset.match === match) {
+        form.dataset.floor = Math.max(whole(form.dataset.floor), next);
+        follow(form);
+      }
+    });
+  }
+
+  function prepare(form) {
+    field(form, "idempotency_key").value = newKey();
+    follow(form);
+  }
+
+  // The next hand, entered offline: the form as the server drew it, set up again by every section.
+  function restart(form) {
+    form.innerHTML = pristine.get(form);
+    document.dispatchEvent(new Event("DOMContentLoaded"));
+  }
+
+  // -- sending
+  function send(item) {
+    var body = new URLSearchParams();
+    item.fields.forEach(function (pair) { body.append(pair[0], pair[1]); });
+    body.append("number", item.number);
+    body.append("idempotency_key", item.key);
+    // A Wi-Fi that hangs instead of failing gets a few seconds; if the save went through meanwhile, the
+    // next try under the same key is answered as saved, and nothing is saved twice.
+    var abort = window.AbortController ? new AbortController() : null;
+    var timeout = abort && setTimeout(function () { abort.abort(); }, PATIENCE);
+    return fetch(item.url, { method: "POST", body: body, credentials: "same-origin", signal: abort && abort.signal,
+                             headers: { "Accept": "application/json" } })
+      .then(function (response) {
+        return response.json().catch(function () { return null; }).then(function (answer) { return read(item, response.status, answer); });
+      })
+      .catch(function () { return { kind: "offline" }; })
+      .then(function (result) { clearTimeout(timeout); return result; });
+  }
+
+  // What became of a hand sent: saved, taken meanwhile, refused (with the server's sentence), or no answer.
+  function read(item, status, answer) {
+    var error = answer && answer.error;
+    if (status < 300 && answer && answer.location) { return { kind: "saved", location: answer.location }; }
+    if (!error || status === 429 || status >= 500) { return { kind: "offline" }; }
+    if (status === 422 && error.fields && error.fields.csrf_token) { return { kind: "stale", message: error.message }; }
+    if (status === 409 && item.kind !== "record") { return { kind: "busy" }; }  // a correction that met another write: again
+    return { kind: status === 409 ? "taken" : "refused", message: error.message, recorded: answer.recorded || [],
+             yours: answer.yours || [], next: typeof answer.next === "number" ? answer.next : null };
+  }
+
+  // A hand kept overnight carries a form token too old: the form's page gives a fresh one.
+  function refreshed(item) {
+    return fetch(item.url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (response) { return response.ok ? response.text() : ""; })
+      .then(function (html) {
+        var token = new DOMParser().parseFromString(html, "text/html").querySelector('input[name="csrf_token"]');
+        if (!token) { return false; }
+        item.fields = item.fields.map(function (pair) { return pair[0] === "csrf_token" ? [pair[0], token.value] : pair; });
+        update(item.key, { fields: item.fields });
+        return true;
+      }, function () { return false; });
+  }
+
+  function deliver(item) {
+    return send(item).then(function (result) {
+      if (result.kind !== "stale") { return result; }
+      return refreshed(item).then(function (fresh) { return fresh ? send(item) : result; }).then(function (last) {
+        return last.kind === "stale" ? { kind: "refused", message: last.message, recorded: [], yours: [], next: null } : last;
+      });
+    });
+  }
+
+  // One hand at a time, oldest first. A hand waiting for the player's choice holds back the later hands
+  // of its match (they were entered after it); other matches go on.
+  function sendable() {
+    var held = {};
+    return load().filter(function (item) {
+      if (item.state !== "waiting") { held[item.match] = true; return false; }
+      return !held[item.match];
+    })[0] || null;
+  }
+
+  // One round of sending at a time; a call during a round asks for another, and hears when that one ends.
+  function flush() {
+    if (!store) { return Promise.resolve(); }
+    if (sending) { again = true; return sending; }
+    var round = function () {
+      again = false;
+      return sendNext().then(function () { return again ? round() : null; });
+    };
+    sending = round().then(function () { sending = null; });
+    return sending;
+  }
+
+  function sendNext() {
+    var item = sendable();
+    clearTimeout(timer);
+    if (!item) { wait = 0; render(); return Promise.resolve(); }
+    current = item.key;
+    render();
+    return deliver(item).then(function (result) {
+      current = null;
+      if (result.kind === "offline" || result.kind === "busy") {
+        if (result.kind === "offline") { offline(); }
+        wait = Math.min(wait + FIRST_RETRY, LAST_RETRY);  // a little longer each time
+        timer = setTimeout(flush, wait);
+        render();
+        return;
+      }
+      online();
+      if (result.kind === "saved") {
+        landed[item.key] = result.location;
+        drop(item.key);
+        if (item.kind === "record") { heard(item.match, item.number + 1); }
+      } else {
+        if (result.next !== null) { heard(item.match, result.next); }
+        update(item.key, { state: result.kind, message: result.message, recorded: result.recorded,
+                           yours: result.yours, next: result.next });
+      }
+      return sendNext();
+    });
+  }
+
+  // -- what the page says
+  function online() {
+    try { store.setItem(SEEN, String(Date.now())); } catch (err) { /* nothing to remember it in */ }
+    reconnected();
+  }
+  function reconnected() {
+    offlineSince = null;
+    if (!note.key) { note = { text: "", key: null }; }
+    render();
+  }
+  function offline() {
+    if (offlineSince === null) {
+      var seen = store ? whole(store.getItem(SEEN)) : 0;
+      offlineSince = seen > 0 ? seen : Date.now();
+    }
+    render();
+  }
+
+  function clock(ms) {
+    return new Date(ms).toLocaleTimeString([], { timeStyle: "short" });
+  }
+
+  // "… hands waiting to send": the page brings the sentence for each plural category of its language.
+  function waiting(count) {
+    var sentences = JSON.parse(says.waiting), lang = document.documentElement.lang || undefined;
+    var category = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang).select(count) : "other";
+    return (sentences[category] || sentences.other).replace("{n}", count);
+  }
+
+  function add(parent, tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text) { node.textContent = text; }
+    parent.appendChild(node);
+    return node;
+  }
+
+  function here(item) {
+    return window.location.pathname === item.page || window.location.pathname.indexOf(item.page + "/") === 0;
+  }
+
+  function choice(item) {
+    var box = add(panel, "div", "card choice " + item.state);
+    add(box, "p", "", label(item)).style.fontWeight = "700";
+    add(box, "p", "", item.message);
+    if (item.state === "taken" && (item.yours.length || item.recorded.length)) {
+      var sides = add(box, "div", "sides");
+      [[says.mine, item.yours], [says.recorded, item.recorded]].forEach(function (side) {
+        var column = add(sides, "div", "side");
+        add(column, "h3", "", side[0]);
+        var list = add(column, "ul");
+        side[1].forEach(function (line) { add(list, "li", "", line); });
+      });
+    }
+    var actions = add(box, "p", "actions");
+    if (item.state === "taken" && item.kind === "record" && item.next !== null) {
+      add(actions, "button", "button primary", says.again).addEventListener("click", function () { moveOn(item.key); });
+    }
+    add(actions, "button", "button", says.discard).addEventListener("click", function () { discard(item.key); });
+    if (!here(item)) { add(actions, "a", "button", says.open).href = item.page; }
+  }
+
+  function render() {
+    var items = load(), queued = items.filter(function (item) { return item.state === "waiting"; });
+    if (note.key && !queued.some(function (item) { return item.key === note.key; })) { note = { text: "", key: null }; }
+    panel.textContent = "";
+    if (offlineSince !== null) {
+      var since = says.offline.replace("{time}", clock(offlineSince));
+      add(panel, "p", "offline", document.body.dataset.live ? since + " " + says.stale : since);
+    }
+    if (note.text) { add(panel, "p", "kept", note.text); }
+    if (queued.length) {
+      add(panel, "h2", "", waiting(queued.length));
+      var list = add(panel, "ul", "waiting");
+      queued.forEach(function (item) {
+        add(list, "li", "", item.key === current ? label(item) + " · " + says.sending : label(item));
+      });
+    }
+    items.forEach(function (item) { if (item.state !== "waiting") { choice(item); } });
+    panel.hidden = !panel.firstChild;
+  }
+
+  // -- the player's choices
+  // "Record as the next hand": this hand, and the hands kept after it for its match, follow the recorded ones.
+  function moveOn(key) {
+    var items = load(), item = find(key), after = false;
+    if (!item || item.next === null) { return; }
+    var shift = item.next - item.number;
+    items.forEach(function (other) {
+      after = after || other.key === key;
+      if (after && other.match === item.match && other.kind === "record") {
+        // Another hand now, under a key of its own: the old key's write was refused, the later ones never sent.
+        Object.assign(other, { number: other.number + shift, key: newKey(), state: "waiting", message: "",
+                               recorded: [], yours: [], next: null });
+      }
+    });
+    write(items);
+    refresh();
+  }
+
+  function discard(key) {
+    drop(key);
+    refresh();
+  }
+
+  function refresh() {
+    document.querySelectorAll("form[data-outbox]").forEach(follow);
+    render();
+    flush();
+  }
+
+  // -- Save
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-outbox]")) { return; }
+    event.preventDefault();
+    if (form.dataset.saving) { return; }  // a second tap while the first is on its way
+    form.dataset.saving = "1";
+    var item = fromForm(form), earlier = load().some(function (other) { return other.match === item.match; });
+    var kept = put(item);
+    if (kept) {
+      flush().then(function () { settle(form, item, earlier); });
+      return;
+    }
+    // This phone cannot keep it (storage full or switched off): send it as it is, and say so if that fails.
+    deliver(item).then(function (result) {
+      delete form.dataset.saving;
+      if (result.kind === "saved") {
+        window.location.assign(result.location);
+      } else if (result.kind === "offline") {
+        note = { text: says.unkept, key: null };
+        offline();
+        window.scrollTo(0, 0);
+      } else {
+        form.submit();
+      }
+    });
+  });
+
+  function settle(form, item, earlier) {
+    delete form.dataset.saving;
+    var now = find(item.key);
+    if (landed[item.key] || !now) { window.location.assign(landed[item.key] || item.page); return; }
+    if (now.state !== "waiting" && !earlier) {
+      // Answered at once: the server's page says it, as without this script (a refusal beside its field).
+      drop(item.key);
+      form.submit();
+      return;
+    }
+    // Kept: for want of a connection, or behind a hand that waits for the player's choice (shown above).
+    note = { text: offlineSince === null ? "" : says.kept.replace("{hand}", label(item)), key: item.key };
+    if (item.kind === "record") { restart(form); } else { prepare(form); }
+    render();
+    window.scrollTo(0, 0);
+  }
+
+  // -- when to send
+  document.querySelectorAll("form[data-outbox]").forEach(function (form) {
+    pristine.set(form, form.innerHTML);
+    form.dataset.drawn = form.dataset.floor = field(form, "number").value;
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form[data-outbox]").forEach(prepare);
+  });
+  document.addEventListener("scorekeeper:online", function () { online(); flush(); });
+  document.addEventListener("scorekeeper:offline", offline);
+  // The phone's network is back (the server may not be yet): with nothing to send, there is nothing to say.
+  window.addEventListener("online", function () { if (!sendable()) { reconnected(); } flush(); });
+  window.addEventListener("offline", offline);
+  window.addEventListener("storage", function (event) { if (event.key === HANDS) { refresh(); } });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); } });
+  if (navigator.onLine === false) { offline(); }
+  render();
+  flush();
+})();
+
+// Installable: the service worker (static/sw.js) keeps the app's pages and files for when the server
+// cannot be reached; browsers run it over HTTPS and on localhost. Each page tells it which pages the
+// phone will want next: the next hand's forms, and this page when it came before the worker did.
+(function () {
+  "use strict";
+  var script = document.querySelector("script[data-worker]"), worker = script && script.dataset.worker;
+  if (!worker || !navigator.serviceWorker || !window.isSecureContext) { return; }
+  var drawnWithout = !navigator.serviceWorker.controller;
+  navigator.serviceWorker.register(worker).catch(function () { /* every page works without it */ });
+
+  function keep() {
+    var controller = navigator.serviceWorker.controller;
+    if (!controller) { return; }
+    var urls = Array.prototype.map.call(document.querySelectorAll("main a[href]"), function (a) { return a.href; })
+      .filter(function (href) { return /\/hands\/new(\?|$)/.test(href); });
+    if (drawnWithout) { urls.push(window.location.href); drawnWithout = false; }
+    if (urls.length) { controller.postMessage({ keep: urls }); }
+  }
+  navigator.serviceWorker.addEventListener("controllerchange", keep);
+  document.addEventListener("scorekeeper:updated", keep);
+  document.addEventListener("DOMContentLoaded", keep);
 })();

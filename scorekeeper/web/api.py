@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 from werkzeug.exceptions import NotFound
 
-from .. import backup, matches
+from .. import backup, matches, receipts
 from ..games import InvalidHand
 from ..games.base import Replay
 from ..i18n import translate
@@ -72,6 +72,27 @@ def authorize(public_id: str) -> None:
         abort(403)
 
 
+def once(status: int) -> receipts.Pending | None:
+    """The write's Idempotency-Key, if sent: what the write is and the answer it gets, kept with it."""
+    key = receipts.parse_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
+    if key is None:
+        return None
+    content = None if request.method == "DELETE" else body()
+    return receipts.Pending(key, receipts.fingerprint(request.method, request.path, content), status,
+                            lambda match, played, number: jsonify(state(match, played)).get_data())
+
+
+@bp.errorhandler(receipts.Replayed)
+def replayed(err: receipts.Replayed):
+    """A write sent again under its key: the answer it got the first time, and nothing written."""
+    response = Response(err.body, status=err.status, mimetype="application/json")
+    sent = err.json()
+    response.set_etag(version_tag(sent["id"], sent["version"]))
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
 @bp.errorhandler(InvalidHand)
 def invalid(err: InvalidHand):
     return json_error(422, translate(err.reason), reasons(err))
@@ -115,21 +136,21 @@ def read(public_id: str):
 def record(public_id: str):
     authorize(public_id)
     data = body()
-    match, played = matches.record(public_id, data, data.get("number"), "api")
+    match, played = matches.record(public_id, data, data.get("number"), "api", once(201))
     return answer(match, played, 201)
 
 
 @bp.put("/matches/<public_id>/hands/<int:number>")
 def correct(public_id: str, number: int):
     authorize(public_id)
-    match, played = matches.correct(public_id, number, body(), "api")
+    match, played = matches.correct(public_id, number, body(), "api", once(200))
     return answer(match, played)
 
 
 @bp.delete("/matches/<public_id>/hands/<int:number>")
 def undo(public_id: str, number: int):
     authorize(public_id)
-    match, played = matches.undo(public_id, number, "api")
+    match, played = matches.undo(public_id, number, "api", once(200))
     return answer(match, played)
 
 

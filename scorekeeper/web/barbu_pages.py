@@ -232,7 +232,7 @@ PAGES = GamePages(
     match_form=MatchForm,
     hand_form=hand_form,  # type: ignore[arg-type]
     sheet_extras=sheet_extras,  # type: ignore[arg-type]
-    choice=Choice(options=contracts_open, of=contract_of),  # type: ignore[arg-type]
+    choice=Choice(options=contracts_open, of=contract_of, every=barbu.CONTRACTS),  # type: ignore[arg-type]
     rules={
         "hands": barbu.HANDS, "hands_per_declarer": barbu.HANDS_PER_DECLARER, "doubles_owed": barbu.DOUBLES_OWED,
         "cards_per_hand": barbu.CARDS_PER_HAND, "contracts": barbu.CONTRACTS, "titles": barbu.CONTRACT_TITLES,

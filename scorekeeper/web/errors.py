@@ -45,6 +45,8 @@ STALE_LINK = N_("This edit link no longer works: it was replaced by a newer one,
 
 def refused_editing(match: Match, message: str) -> NoReturn:
     """Answer 403 with why this phone cannot edit, and the match's watch view one tap away."""
+    if wants_json():  # a hand the phone kept while offline, sent by its script
+        abort(make_response(json_error(403, _(message))))
     watch_url = url_for("pages.match", public_id=match.public_id)
     abort(make_response(render_template("error.html", status=403, message=_(message), watch_url=watch_url), 403))
 
@@ -55,7 +57,8 @@ def reasons(err: InvalidHand) -> dict[str, str]:
 
 
 def wants_json() -> bool:
-    return request.path.startswith("/api/")
+    """The API, or a page asked for JSON (the phone's script sending a hand it kept: static/app.js, Outbox)."""
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
 def json_error(status: int, message: str, fields: dict[str, str] | None = None) -> tuple[Response, int]:

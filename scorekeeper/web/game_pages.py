@@ -39,6 +39,7 @@ class Choice:
     # What may be picked, given the replay before the hand, the hand's stored entry and the entries after it.
     options: Callable[[Replay, Entry | None, list[Entry]], list[str]]
     of: Callable[[Entry], str]  # what a stored entry picked
+    every: tuple[str, ...] = ()  # every pick there is, open or not
 
 
 SheetExtras = Callable[[list[str], Mapping[str, Any], list[HandState], Summary | None], dict[str, Any]]

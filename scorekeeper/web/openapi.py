@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from ..backup import FORMAT, FORMAT_VERSION
+from ..receipts import KEY_MAX
 from .api_schemas import SCHEMAS, Schema, integer, ref
 
 bp = Blueprint("openapi", __name__, url_prefix="/api/v1")
@@ -34,7 +35,8 @@ ERRORS = {
     "413": "The body is larger than the server accepts (setting MAX_CONTENT_LENGTH, 256 KiB unless changed).",
     "422": "The entry breaks a rule (sums, legal doubles, unknown player, out-of-range numbers: every number "
            "has the range its schema states); `fields` says which field and why. An import with more hands than "
-           "the game allows is refused on `hands`, a hand of it on `hands.<n>`.",
+           "the game allows is refused on `hands`, a hand of it on `hands.<n>`. Also: the Idempotency-Key is "
+           "malformed or was used for a different request.",
     "429": "Too many requests from this address in a short time: matches made, backups restored or PDFs "
            "rendered, or wrong edit keys (counted per address and per match; a right key is never refused). "
            "`Retry-After` says how many seconds to wait. The limits are the server's settings (README).",
@@ -47,6 +49,25 @@ SHEET_TAG = {"ETag": {"description": "This sheet: the match's version, the langu
                                     "back in If-None-Match.", "schema": {"type": "string"}}}
 ETAG = {"ETag": {"description": "The match's version; send it back in If-None-Match.",
                  "schema": {"type": "string"}}}
+
+
+# -- writes made once: the Idempotency-Key header ------------------------------------------
+
+ONCE = ("Send an `Idempotency-Key` to make the write safe to repeat: a phone that lost the answer sends the same "
+        "request again under the same key, and gets the answer the write got the first time (status and body, "
+        "marked `Idempotent-Replayed: true`) without a second write, from any server of the club and after restarts. "
+        "The same key with a different request (body, hand or method) is refused with 422. Only a write that was "
+        "made is remembered: a refused one (409, 422) can be sent again under its key and is judged anew. Keys "
+        "belong to one match and are kept as long as it.")
+REPLAYED = {"Idempotent-Replayed": {"description": "`true` on the answer to a write sent again under its "
+                                                   "Idempotency-Key: nothing was written this time.",
+                                    "schema": {"const": "true"}}}
+ONCE_KEY = {"$ref": "#/components/parameters/IdempotencyKey"}
+
+
+def made_once(response: Schema) -> Schema:
+    """A write's success answer: it may be the answer to an earlier, identical write (Idempotent-Replayed)."""
+    return response | {"headers": {**response.get("headers", {}), **REPLAYED}}
 
 
 def error(status: str) -> Schema:
@@ -134,19 +155,22 @@ def paths() -> Schema:
                                    "description": "The ETag of the last answer: 304 while nothing changed."}])},
         f"{match}/hands": {"post": operation(
             "recordHand", "Record the next hand",
-            {"201": state("The match state with the hand."), "409": error("409"), "422": error("422")},
-            write=True, parameters=[MATCH_ID],
+            {"201": made_once(state("The match state with the hand.")), "409": error("409"), "422": error("422")},
+            write=True, parameters=[MATCH_ID, ONCE_KEY], description=ONCE,
             request=body("NewHand", examples={**ENTRIES, "conditional": {**ENTRIES["kozyol"], "number": 1}}))},
         f"{match}/hands/{{number}}": {
             "put": operation(
                 "correctHand", "Correct a hand",
-                {"200": state("The match state, everything after the hand recomputed."), "409": error("409"),
-                 "422": error("422")},
-                write=True, request=body("Entry", "The hand's new entry.", ENTRIES), parameters=[MATCH_ID, HAND_NUMBER],
-                description="422 also when the change makes a later hand illegal."),
+                {"200": made_once(state("The match state, everything after the hand recomputed.")),
+                 "409": error("409"), "422": error("422")},
+                write=True, request=body("Entry", "The hand's new entry.", ENTRIES),
+                parameters=[MATCH_ID, HAND_NUMBER, ONCE_KEY],
+                description="422 also when the change makes a later hand illegal. " + ONCE),
             "delete": operation(
-                "undoHand", "Undo the last hand", {"200": state("The match state without it."), "409": error("409")},
-                write=True, parameters=[MATCH_ID, HAND_NUMBER], description="Only the last hand can be undone."),
+                "undoHand", "Undo the last hand",
+                {"200": made_once(state("The match state without it.")), "409": error("409"), "422": error("422")},
+                write=True, parameters=[MATCH_ID, HAND_NUMBER, ONCE_KEY],
+                description="Only the last hand can be undone. " + ONCE),
         },
         f"{match}/history": {"get": operation(
             "matchHistory", "The edit history of a match",
@@ -199,7 +223,8 @@ def document() -> Schema:
             "description": "Keeps score for Barbu, Kozyol and Cancellation Hearts. Players are referred to by "
                            "name. Reading needs only the match id; every write needs the match's edit key as a "
                            "bearer token. Every error is JSON in the shape of `Error`; a method an endpoint does "
-                           "not have answers 405 in that shape too.",
+                           "not have answers 405 in that shape too. Writes to hands take an `Idempotency-Key` "
+                           "header that makes them safe to send again after a lost answer.",
         },
         "tags": [{"name": "matches"}],
         "paths": paths(),
@@ -213,6 +238,12 @@ def document() -> Schema:
                             "description": "The match id given at creation."},
                 "HandNumber": {"name": "number", "in": "path", "required": True, "schema": integer(1),
                                "description": "The hand's number, from 1."},
+                "IdempotencyKey": {
+                    "name": "Idempotency-Key", "in": "header", "required": False,
+                    "schema": {"type": "string", "minLength": 1, "maxLength": KEY_MAX, "pattern": "^[!-~]+$"},
+                    "example": "0b5e9c1f-2d6a-4c71-9a43-5e0f1b2c3d4e",
+                    "description": "A name for this write, made by the client (a random UUID is ideal); sent again "
+                                   "with the same request, the write is made once. Visible ASCII, no spaces."},
             },
             "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer",
                                             "description": "The match's edit key, given at creation."}},

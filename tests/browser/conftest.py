@@ -39,7 +39,8 @@ SERVE = """
 import json, sys
 from werkzeug.serving import make_server
 from scorekeeper.app import create_app
-server = make_server("127.0.0.1", 0, create_app(json.loads(sys.argv[1])), threaded=True)
+server = make_server("127.0.0.1", int(sys.argv[2]) if len(sys.argv) > 2 else 0, create_app(json.loads(sys.argv[1])),
+                     threaded=True)
 print(server.server_port, flush=True)
 server.serve_forever()
 """
@@ -89,6 +90,47 @@ def second_server(live_server: str, database_url: str, tmp_path: Path) -> Iterat
         log.close()
 
 
+class ServerProcess:
+    """The app in a process of its own on a port that stays the same: a test may kill it and start it again."""
+
+    def __init__(self, database_url: str, log: Path):
+        self.config = json.dumps(app_config(database_url))
+        self.log = log
+        self.port = 0
+        self.process: subprocess.Popen[str] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        with self.log.open("a") as log:
+            process = subprocess.Popen([sys.executable, "-c", SERVE, self.config, str(self.port)],
+                                       stdout=subprocess.PIPE, stderr=log, text=True)
+        port = process.stdout.readline().strip() if process.stdout else ""
+        if not port.isdigit():
+            pytest.fail(f"the server did not start: {self.log.read_text()}")
+        self.port, self.process = int(port), process
+        return self
+
+    def kill(self) -> None:
+        """Stop it at once, as a power cut or a crash would: no request in flight gets an answer."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            if self.process.stdout:
+                self.process.stdout.close()
+            self.process = None
+
+
+@pytest.fixture
+def server_process(live_server: str, database_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """The app in another process on this test's database (migrated by live_server), killable and restartable."""
+    server = ServerProcess(database_url, tmp_path / "server-process.log").start()
+    yield server
+    server.kill()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """One headless chromium for the whole run; each test opens its own contexts."""
@@ -116,13 +158,14 @@ def browser() -> Iterator[Any]:
 def phone(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
     """Open a phone: a fresh browser context (its own cookies) at phone size; returns its page.
 
-    ``phone()`` is one phone at the table, ``phone(color_scheme="dark")`` one in dark mode.
+    ``phone()`` is one phone at the table, ``phone(color_scheme="dark")`` one in dark mode,
+    ``phone(base_url=server_process.url)`` one that talks to another server process.
     Contexts close before the server stops.
     """
     contexts: list[Any] = []
 
-    def open_phone(color_scheme: str = "light") -> Any:
-        context = browser.new_context(**PHONE, color_scheme=color_scheme, base_url=live_server)
+    def open_phone(color_scheme: str = "light", base_url: str | None = None, **options: Any) -> Any:
+        context = browser.new_context(**PHONE, color_scheme=color_scheme, base_url=base_url or live_server, **options)
         context.set_default_timeout(8000)
         context.add_init_script(REDRAWN)
         contexts.append(context)

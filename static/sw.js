@@ -1,0 +1,108 @@
+// Keeps the app's own pages and files on the phone, so that a match stays readable and hands can be
+// entered while the server cannot be reached (static/app.js keeps the hands; this keeps the pages).
+// Network first: while the server answers, the phone sees exactly what it sends. The API is never
+// kept here: the live polling and the saves always ask the server itself.
+"use strict";
+
+var VERSION = "scorekeeper-1";
+var FILES = VERSION + "-files", PAGES = VERSION + "-pages";
+var PAGES_KEPT = 60;   // the pages this phone opened last: match pages, hand forms, the home page
+var PATIENCE = 4000;   // ms to wait for the server before showing the page kept, when there is one
+var SCOPE = new URL(self.registration.scope);
+var OFFLINE = new URL("offline", SCOPE).href;
+var SHELL = ["static/style.css", "static/app.js", "static/icons/icon-192.png", "offline"].map(function (path) {
+  return new URL(path, SCOPE).href;
+});
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(FILES).then(function (cache) { return cache.addAll(SHELL); })
+    .then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) { return name.indexOf(VERSION + "-") !== 0; })
+      .map(function (name) { return caches.delete(name); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function within(url) {
+  return url.origin === SCOPE.origin && url.pathname.indexOf(SCOPE.pathname) === 0;
+}
+
+// What this worker keeps: the app's pages (HTML) and its static files; never the API, PDFs or redirects.
+function kind(request) {
+  var url = new URL(request.url);
+  if (request.method !== "GET" || !within(url)) { return null; }
+  var path = url.pathname.slice(SCOPE.pathname.length);
+  if (path.indexOf("api/") === 0 || /\.pdf$/.test(path) || path === "sw.js") { return null; }
+  if (path.indexOf("static/") === 0 || request.destination === "image") { return FILES; }  // and the QR codes
+  var accept = request.headers.get("Accept") || "";
+  return request.mode === "navigate" || accept.indexOf("text/html") >= 0 ? PAGES : null;
+}
+
+function keep(name, request, response) {
+  var html = (response.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+  if (!response.ok || response.type !== "basic" || response.redirected || (name === PAGES && !html)) {
+    return Promise.resolve();
+  }
+  return caches.open(name).then(function (cache) {
+    return cache.put(request.url, response).then(function () {
+      return name === PAGES ? trim(cache) : null;
+    });
+  });
+}
+
+function trim(cache) {
+  return cache.keys().then(function (keys) {
+    return Promise.all(keys.slice(0, Math.max(0, keys.length - PAGES_KEPT)).map(function (key) { return cache.delete(key); }));
+  });
+}
+
+// A proxy in front of a server that is down answers 502-504: as good as no answer.
+function answered(response) {
+  if ([502, 503, 504].indexOf(response.status) >= 0) { throw new Error("the server is not answering"); }
+  return response;
+}
+
+function kept(request) {
+  return caches.match(request.url, { ignoreVary: true });
+}
+
+function networkFirst(event, name) {
+  var request = event.request, saving = null;
+  var network = fetch(request).then(answered).then(function (response) {
+    saving = keep(name, request, response.clone());
+    return response;
+  });
+  event.waitUntil(network.then(function () { return saving; }).catch(function () { /* nothing to keep */ }));
+  var answer = network.catch(function () {
+    return kept(request).then(function (copy) {
+      if (copy) { return copy; }
+      return request.mode !== "navigate" ? Response.error() : caches.match(OFFLINE).then(function (page) {
+        return page || Response.error();
+      });
+    });
+  });
+  // A network that hangs (a Wi-Fi that comes and goes) gets a few seconds, then the copy kept, if any.
+  var slow = new Promise(function (resolve) { setTimeout(resolve, PATIENCE); }).then(function () {
+    return kept(request).then(function (copy) { return copy || answer; });
+  });
+  return Promise.race([answer, slow]);
+}
+
+self.addEventListener("fetch", function (event) {
+  var name = kind(event.request);
+  if (name) { event.respondWith(networkFirst(event, name)); }
+});
+
+// The pages a phone will want next (the match page, the next hand's forms), fetched while it can.
+self.addEventListener("message", function (event) {
+  var urls = (event.data && event.data.keep) || [];
+  event.waitUntil(Promise.all(urls.map(function (href) {
+    var url = new URL(href, SCOPE);
+    if (!within(url)) { return null; }
+    var request = new Request(url.href, { headers: { "Accept": "text/html" }, credentials: "same-origin" });
+    return fetch(request).then(function (response) { return keep(PAGES, request, response); }).catch(function () { /* later */ });
+  })));
+});
