@@ -110,18 +110,24 @@ class Server:
         return {html.unescape(name): int(total) for name, total in TOTALS.findall(body.decode())}
 
 
-@contextlib.contextmanager
-def two_servers(folder: Path, secret: str, **settings: str) -> Iterator[tuple[Server, Server]]:
-    """Two servers sharing one freshly migrated database and one secret key, as behind a load balancer.
-
-    Each has its own instance folder: nothing is shared but the database (and whatever settings share).
-    """
+def fresh_database(folder: Path) -> str:
+    """The URL of an empty database migrated to the newest schema (PostgreSQL when tested on it), for servers."""
     url = POSTGRES_URL or f"sqlite:///{folder / 'shared.sqlite'}"
     if POSTGRES_URL:
         reset_postgres(POSTGRES_URL)
     migrated = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url, "MIGRATE_ON_START": True})
     with migrated.app_context():
         db.engine.dispose()
+    return url
+
+
+@contextlib.contextmanager
+def two_servers(folder: Path, secret: str, **settings: str) -> Iterator[tuple[Server, Server]]:
+    """Two servers sharing one freshly migrated database and one secret key, as behind a load balancer.
+
+    Each has its own instance folder: nothing is shared but the database (and whatever settings share).
+    """
+    url = fresh_database(folder)
     started = []
     try:
         for name in ("one", "two"):

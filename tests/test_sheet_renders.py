@@ -20,14 +20,14 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from conftest import PLAYERS, POSTGRES_URL, create_match, reset_postgres
+from conftest import PLAYERS, create_match
 from scorekeeper import pdf
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.render_slots import RenderSlots
 from scorekeeper.web.sheet_cache import SheetCache
 from test_pdf import barbu_entry, post, save, text
-from test_serving import Server
+from test_serving import Server, fresh_database
 
 PDF = "application/pdf"
 
@@ -229,12 +229,7 @@ def long_hearts_game() -> dict[str, Any]:
 def one_worker(tmp_path_factory) -> Iterator[Server]:
     """The production server with a single gevent worker, so that a render and the polls share it."""
     folder = tmp_path_factory.mktemp("renders")
-    url = POSTGRES_URL or f"sqlite:///{folder / 'renders.sqlite'}"
-    if POSTGRES_URL:
-        reset_postgres(POSTGRES_URL)
-    migrated = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url, "MIGRATE_ON_START": True})
-    with migrated.app_context():
-        db.engine.dispose()
+    url = fresh_database(folder)
     (folder / "instance").mkdir()
     started = Server({"SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"), "SCOREKEEPER_DATABASE_URL": url,
                       "SCOREKEEPER_SECRET_KEY": "renders", "SCOREKEEPER_MIGRATE_ON_START": "false",

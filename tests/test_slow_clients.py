@@ -16,12 +16,9 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from flask import Flask
 
-from conftest import PLAYERS, POSTGRES_URL, reset_postgres
-from scorekeeper.app import create_app
-from scorekeeper.db import db
-from test_serving import Server, joined_cookie
+from conftest import PLAYERS
+from test_serving import Server, fresh_database, joined_cookie
 
 SLOW_CLIENTS = 8
 # More than the database connections of a worker (SQLAlchemy's pool: 5, and 10 more when busy).
@@ -35,12 +32,7 @@ HAND_FORM = ("application/x-www-form-urlencoded", b"variant=no_tricks&tricks-0=4
 def server(tmp_path_factory) -> Iterator[Server]:
     """The production server with its default worker settings, two workers, on a fresh database."""
     folder = tmp_path_factory.mktemp("slow-clients")
-    url = POSTGRES_URL or f"sqlite:///{folder / 'slow.sqlite'}"
-    if POSTGRES_URL:
-        reset_postgres(POSTGRES_URL)
-    migrated: Flask = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url, "MIGRATE_ON_START": True})
-    with migrated.app_context():
-        db.engine.dispose()
+    url = fresh_database(folder)
     instance = folder / "instance"
     instance.mkdir()
     started = Server({"SCOREKEEPER_INSTANCE_PATH": str(instance), "SCOREKEEPER_DATABASE_URL": url,
