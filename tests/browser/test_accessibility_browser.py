@@ -112,6 +112,7 @@ def test_every_key_page_is_accessible_at_phone_size(phone, screenshot, scheme):
         group.get_by_role("radio", name="0", exact=True).tap()
     page.get_by_role("button", name="Save hand 3").tap()
     page.locator("#err-queens").wait_for()
+    page.wait_for_load_state("load")  # the stylesheet too: sizes measured before it arrives are the browser's own
     check(page, "barbu-refused", problems, exempt)
     screenshot(page, "barbu-refused")
     # A phone that only watches (no edit key) sees other things: contracts as tags, a note.
