@@ -18,7 +18,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
-from . import receipts
+from . import club_results, receipts
 from .db import db
 from .games import GAMES, InvalidHand, Reason
 from .games.base import N_, Entry, Replay, parse_players, refuse
@@ -148,10 +148,11 @@ def entries_of(match: Match) -> list[Entry]:
 
 
 def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), source: str = "",
-           language: Any = None) -> tuple[Match, str]:
+           language: Any = None, club_id: int | None = None, seat_ids: list[int] | None = None) -> tuple[Match, str]:
     """Validate and store a new match (with hands, when restoring); return it with its edit key.
 
-    ``language`` fixes the language its sheet is printed in (None: the reader's).
+    ``language`` fixes the language its sheet is printed in (None: the reader's). A club match
+    (club_id, and the club player id of each seat) gets its club result row in the same commit.
     """
     game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
     if game is None:
@@ -179,11 +180,14 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         edit_key_hash=hash_key(key),
         language=language or None,
         hands=[Hand(number=hand["number"], entry=hand["entry"]) for hand in played.hands],
+        club_id=club_id,
+        seat_ids=seat_ids,
     )
     db.session.add(match)
     db.session.flush()
     for hand in played.hands:
         _log(match, hand["number"], "record", None, hand["entry"], source)
+    club_results.keep(match, played)
     db.session.commit()
     return match, key
 
@@ -232,13 +236,15 @@ def cached_replay(match: Match) -> Replay:
 def _commit(match: Match, once: Pending | None = None, played: Replay | None = None, number: int = 0) -> None:
     """Raise the match version and commit, or raise Conflict when another write got there first.
 
-    With a key (once), the write's receipt is committed with it.
+    With a key (once), the write's receipt is committed with it; a club match's result row is too.
     """
     match.updated_at = utcnow()
     try:
-        if once is not None and played is not None:
-            db.session.flush()  # the answer kept with the receipt names the version this write makes
-            receipts.keep(match, once, played, number)
+        if played is not None and (once is not None or match.club_id is not None):
+            db.session.flush()  # the receipt and the club's row name the version this write makes
+            if once is not None:
+                receipts.keep(match, once, played, number)
+            club_results.keep(match, played)
         db.session.commit()
     except (IntegrityError, StaleDataError, OperationalError) as err:
         db.session.rollback()

@@ -1,0 +1,99 @@
+"""What a club keeps of each of its matches: one row per match, written in the same transaction as every write.
+
+The row holds the digest of the finished match (None while it is played) and the match's version,
+so that standings, statistics and ratings read digests instead of replaying hands, and a cached
+figure knows when any match of its club changed: the sum of the versions grows with every write.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+from typing import Any, NamedTuple
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from .club.digest import Played, digest
+from .db import db
+from .games.base import Replay
+from .models import Club, ClubPlayer, ClubResult, Match, Season
+
+UPSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+
+
+def day_of(moment: datetime) -> date:
+    """The UTC day of a stored time (SQLite hands it back without its zone, PostgreSQL with it).
+
+    >>> day_of(datetime(2026, 12, 5, 23, 30)), day_of(datetime(2026, 12, 5, 23, 30, tzinfo=timezone.utc))
+    (datetime.date(2026, 12, 5), datetime.date(2026, 12, 5))
+    """
+    return (moment.astimezone(timezone.utc) if moment.tzinfo else moment).date()
+
+
+def keep(match: Match, played: Replay) -> None:
+    """Write the club match's row (digest when finished, else None) with its version: one indexed upsert.
+
+    Call after the match's write is flushed (its version raised), before the commit. A casual match
+    writes nothing.
+    """
+    if match.club_id is None:
+        return
+    row: dict[str, Any] = {"match_id": match.id, "club_id": match.club_id, "game": match.game,
+                           "day": day_of(match.created_at), "version": match.version,
+                           "digest": digest(match.game, list(match.seat_ids or []), played)}
+    upsert = UPSERTS[db.session.get_bind().dialect.name](ClubResult.__table__).values(**row)
+    db.session.execute(upsert.on_conflict_do_update(
+        index_elements=["match_id"], set_={"version": upsert.excluded.version, "digest": upsert.excluded.digest}))
+
+
+class Stamp(NamedTuple):
+    """Everything a club's figures depend on: its own version, and how many matches it has at which versions."""
+
+    club: int
+    version: int
+    matches: int
+    match_versions: int
+
+
+def stamp(club: Club) -> Stamp:
+    """The club's stamp now (one indexed aggregate): any write to the club or one of its matches changes it."""
+    count, total = db.session.execute(
+        select(func.count(), func.coalesce(func.sum(ClubResult.version), 0)).where(ClubResult.club_id == club.id)
+    ).one()
+    return Stamp(club.id, club.version, int(count), int(total))
+
+
+def resolver(club: Club) -> dict[int, int]:
+    """Club player id -> the id of who that player is now (a merged player stands for the one kept)."""
+    merged = dict(db.session.execute(select(ClubPlayer.id, ClubPlayer.merged_into).where(ClubPlayer.club_id == club.id)
+                                     ).tuples().all())
+    out = {}
+    for player in merged:
+        now, seen = player, {player}
+        while merged.get(now) is not None and merged[now] not in seen:
+            now = merged[now]
+            seen.add(now)
+        out[player] = now
+    return out
+
+
+def in_season(query: Any, season: Season | None) -> Any:
+    """The query limited to the season's days (all time without one)."""
+    if season is None:
+        return query
+    return query.where(ClubResult.day >= season.starts, ClubResult.day <= season.ends)
+
+
+def played(club: Club, season: Season | None, game: str | None = None) -> list[Played]:
+    """The club's finished matches of the season (and game), merged players counted as the one kept."""
+    query = in_season(select(Match.public_id, ClubResult.day, ClubResult.digest)
+                      .join(Match, Match.id == ClubResult.match_id)
+                      .where(ClubResult.club_id == club.id, ClubResult.digest.is_not(None)), season)
+    if game is not None:
+        query = query.where(ClubResult.game == game)
+    now = resolver(club)
+    out = []
+    for public_id, day, kept in db.session.execute(query):
+        seats = [now.get(seat, seat) for seat in kept["seats"]]
+        out.append(Played(public_id, day, {**kept, "seats": seats}))
+    return out
