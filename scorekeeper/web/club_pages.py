@@ -1,0 +1,199 @@
+"""Club pages: a new club, its standings and evenings, a match started from its roster, a player's record."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask_babel import format_decimal, gettext as _
+from werkzeug.routing import BuildError
+
+from .. import club_figures, clubs, matches
+from ..club_results import stamp
+from ..db import db
+from ..games import GAMES, InvalidHand
+from ..games.base import N_, NAME_MAX
+from ..i18n import translate
+from ..models import Club
+from ..render_slots import Busy
+from . import club_phone, phone, sheets
+from .club_forms import NewClubForm, club_match_form
+from .registered_games import GAME_PAGES
+
+bp = Blueprint("clubs", __name__)
+GAME = f"<any({', '.join(GAMES)}):game>"
+EVENINGS_SHOWN = 12  # the latest evenings on the club page
+bp.register_error_handler(Busy, sheets.busy)
+
+# What a standings table shows per game, beside the player and the matches played (the engine's figures).
+COLUMNS = {
+    "barbu": [("average", N_("Average")), ("total", N_("Total")), ("wins", N_("Wins"))],
+    "kozyol": [("goats", N_("Goats")), ("goats_with_eggs", N_("Goats with eggs")), ("deals_won", N_("Deals won"))],
+    "hearts": [("wins", N_("Wins")), ("average_place", N_("Average place"))],
+}
+
+
+@bp.app_template_filter("figure")
+def figure(value: Any) -> str:
+    """A statistic as players read it: whole numbers as they are, averages to one decimal, none as a dash."""
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return format_decimal(value, format="#,##0.0")
+    return format_decimal(value)
+
+
+@bp.app_template_filter("by_player")
+def by_player(items: Iterable[Any]) -> dict[int, Any]:
+    """Ratings (or anything with .player) by player id."""
+    return {item.player: item for item in items}
+
+
+@bp.app_context_processor
+def club_vocabulary() -> dict[str, Any]:
+    """The clubs this phone knows (the home page), and the club a match belongs to (its page)."""
+    return {"known_clubs": club_phone.known, "club_of": club_of, "club_columns": COLUMNS, "club_downloads": downloads}
+
+
+# The spreadsheets of a season the club page offers: (label, endpoint of the API).
+DOWNLOADS = [(N_("Standings as CSV"), "club_api.standings_csv"), (N_("Matches as CSV"), "club_api.matches_csv"),
+             (N_("Hands as CSV"), "club_api.hands_csv")]
+
+
+def downloads(club: Any, season_id: int | None) -> list[tuple[str, str]]:
+    """The CSV downloads of the season, as (label, address), for those the API serves."""
+    found = []
+    for label, endpoint in DOWNLOADS:
+        try:
+            found.append((_(label), url_for(endpoint, public_id=club.public_id, season=season_id)))
+        except BuildError:
+            continue
+    return found
+
+
+def club_of(match: Any) -> Any:
+    """The club a match was started from, or None."""
+    club_id = getattr(match, "club_id", None)
+    return db.session.get(Club, club_id) if club_id is not None else None
+
+
+def season_of(club: Any, raw: str | None) -> Any:
+    """The season asked for with ?season=<id>: None for all time; 404 for one the club does not have."""
+    try:
+        return clubs.season_of(club, raw)
+    except matches.NotFound:
+        abort(404)
+
+
+@bp.route("/clubs/new", methods=["GET", "POST"])
+def new_club():
+    form = NewClubForm(request.form if request.method == "POST" else None)
+    if request.method == "POST" and form.validate():
+        try:
+            club, key = clubs.create(form.name.data)
+        except InvalidHand as err:
+            form.refuse(err)
+        else:
+            club_phone.remember(club, key)
+            return redirect(url_for("clubs.share", public_id=club.public_id))
+    return render_template("club/new.html", form=form), 422 if request.method == "POST" else 200
+
+
+@bp.get("/c/<public_id>")
+def club(public_id: str):
+    found = club_phone.club_or_404(public_id)
+    season = season_of(found, request.args.get("season"))
+    club_phone.remember(found)
+    view = club_figures.view(found, season)
+    return render_template(
+        "club/club.html", club=found, season=season, seasons=clubs.seasons(found), view=view, names=view.names,
+        evenings=clubs.evenings(found, season, limit=EVENINGS_SHOWN), roster=clubs.roster(found), games=GAMES,
+        admin=club_phone.is_admin(found))
+
+
+@bp.get("/c/<public_id>/share")
+def share(public_id: str):
+    """The club link for members, and the admin link for a phone that holds it: both with a QR code."""
+    found = club_phone.club_or_404(public_id)
+    return render_template("club/share.html", club=found, admin_key=club_phone.admin_key(found))
+
+
+@bp.get("/c/<public_id>/qr/<any(club, admin):kind>.svg")
+def qr(public_id: str, kind: str):
+    found = club_phone.club_or_404(public_id)
+    if kind == "admin":
+        key = club_phone.admin_key(found)
+        if key is None:
+            abort(403)
+        link = url_for("clubs.join", public_id=public_id, key=key, _external=True)
+    else:
+        link = url_for("clubs.club", public_id=public_id, _external=True)
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False, dark="#000", light="#fff")
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, no-store" if kind == "admin" else "public, max-age=3600"
+    return response
+
+
+@bp.get("/c/<public_id>/admin/<key>")
+def join(public_id: str, key: str):
+    """Keep the admin key from a shared link on this phone, then drop it from the address bar."""
+    found = club_phone.club_or_404(public_id)
+    if not clubs.key_matches(found, key):
+        club_phone.refuse(found, club_phone.STALE_ADMIN)
+    club_phone.remember(found, key)
+    return redirect(url_for("club_admin.admin", public_id=public_id))
+
+
+@bp.route(f"/c/<public_id>/new/{GAME}", methods=["GET", "POST"])
+def new_match(public_id: str, game: str):
+    """A match of the club: seats picked from the roster, options from the house rules."""
+    found = club_phone.club_or_404(public_id)
+    roster = clubs.roster(found)
+    form = club_match_form(game, roster, request.form if request.method == "POST" else None,
+                           (found.house_rules or {}).get(game), blank=_("Pick a player"))
+    if request.method == "POST" and form.validate():
+        try:
+            match, key = clubs.start_match(found, game, form.names(), form.options(), language=form.language.data)
+        except InvalidHand as err:
+            form.refuse(err)
+        except matches.Conflict as err:
+            form.form_errors.append(translate(err.reason))
+        else:
+            phone.remember(match, key)
+            return redirect(url_for("pages.match", public_id=match.public_id))
+    status = 422 if request.method == "POST" else 200
+    return render_template("club/new_match.html", club=found, game=GAMES[game], form=form, roster=roster,
+                           name_length=NAME_MAX), status
+
+
+@bp.get("/c/<public_id>/players/<int:player_id>")
+def player(public_id: str, player_id: int):
+    """A player's record per game in the season, and head to head with another player (?vs=)."""
+    found = club_phone.club_or_404(public_id)
+    season = season_of(found, request.args.get("season"))
+    known = {player.id: player.name for player in clubs.roster(found)}
+    if player_id not in known:
+        abort(404)
+    rival = request.args.get("vs", "")
+    rival_id = int(rival) if rival.isascii() and rival.isdigit() and int(rival) in known and int(rival) != player_id \
+        else None
+    return render_template(
+        "club/player.html", club=found, season=season, seasons=clubs.seasons(found), player_id=player_id,
+        names=known, stats=club_figures.player_view(found, player_id, season), rival=rival_id,
+        meetings=club_figures.head_to_head(found, player_id, rival_id, season) if rival_id is not None else None,
+        games=GAMES, titles=GAME_PAGES["barbu"].rules["titles"])
+
+
+@bp.get("/c/<public_id>/standings.pdf")
+def standings_pdf(public_id: str):
+    """The season's standings on paper, in the score sheets' style; rendered once per club state and language."""
+    found = club_phone.club_or_404(public_id)
+    season = season_of(found, request.args.get("season"))
+    view = club_figures.view(found, season)
+    return sheets.printed(f"club-{found.public_id}", ("club", *stamp(found), season and season.id),
+                          lambda: ("sheets/standings.html", {"club": found, "season": season, "view": view,
+                                                             "names": view.names, "games": GAMES}))
