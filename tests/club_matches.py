@@ -61,3 +61,50 @@ def random_match(rng: random.Random, game: str):
     if game == "barbu":
         return barbu_match(rng, True)
     return kozyol_match(rng) if game == "kozyol" else hearts_match(rng)
+
+
+# -- a Barbu match scored by hand from docs/rules.md: the three worked examples, the rest plain ------------
+# First declarer Ann. In every plain hand the declarer takes every penalty (or every trick in Trumps), and
+# Dominoes goes round from the declarer. Totals: Ann 17, Bob 0, Cid -11, Dee -6.
+
+PLAIN = {
+    "no_tricks": lambda d: {"tricks": {p: 13 * (p == d) for p in FOUR}},
+    "no_queens": lambda d: {"queens": {p: 4 * (p == d) for p in FOUR}},
+    "no_hearts": lambda d: {"hearts": {p: 13 * (p == d) for p in FOUR}, "ace_of_hearts": d},
+    "no_last_two": lambda d: {"second_last": d, "last": d},
+    "barbu": lambda d: {"king_of_hearts": d},
+    "trumps": lambda d: {"tricks": {p: 13 * (p == d) for p in FOUR}},
+    "dominoes": lambda d: {"order": FOUR[FOUR.index(d):] + FOUR[:FOUR.index(d)]},
+}
+
+
+def dbl(by: str, target: str, redoubled: bool = False) -> dict[str, Any]:
+    return {"by": by, "target": target, "redoubled": redoubled}
+
+
+WORKED = {  # (declarer, contract): the worked examples 1, 2 and 3 of docs/rules.md
+    ("Ann", "no_queens"): {"queens": {"Ann": 1, "Bob": 0, "Cid": 1, "Dee": 2},
+                           "doubles": [dbl("Bob", "Ann"), dbl("Bob", "Cid"), dbl("Bob", "Dee"),
+                                       dbl("Cid", "Ann", True)]},
+    ("Ann", "trumps"): {"tricks": {"Ann": 6, "Bob": 3, "Cid": 1, "Dee": 3},
+                        "doubles": [dbl("Bob", "Ann"), dbl("Cid", "Ann", True), dbl("Dee", "Ann")]},
+    ("Cid", "no_hearts"): {"hearts": {"Ann": 4, "Bob": 5, "Cid": 2, "Dee": 2}, "ace_of_hearts": "Ann",
+                           "doubles": [dbl("Ann", "Bob", True), dbl("Ann", "Cid"), dbl("Ann", "Dee", True),
+                                       dbl("Bob", "Cid", True), dbl("Bob", "Dee"), dbl("Dee", "Cid")]},
+}
+FIRST_BLOCK = ["no_queens", "trumps", "no_tricks", "no_hearts", "no_last_two", "barbu", "dominoes"]
+BLOCK = ["no_tricks", "no_queens", "no_hearts", "no_last_two", "barbu", "trumps", "dominoes"]
+
+
+def scripted_barbu() -> list[dict[str, Any]]:
+    """The 28 entries of the hand-scored Barbu match."""
+    entries = []
+    for declarer in FOUR:
+        for contract in FIRST_BLOCK if declarer == "Ann" else BLOCK:
+            cards = WORKED.get((declarer, contract)) or PLAIN[contract](declarer)
+            entries.append({"contract": contract, **cards})
+    return entries
+
+
+def scripted_barbu_replay():
+    return replay_of("barbu", FOUR, {"first_declarer": "Ann", "enforce_declarer_doubles": False}, scripted_barbu())

@@ -1,4 +1,7 @@
-"""The club engine: digests of finished matches, read from tables scored by hand from docs/rules.md."""
+"""The club engine: digests and standings of finished matches, from tables scored by hand from docs/rules.md.
+
+Player ids: Ann 1, Bob 2, Cid 3, Dee 4, Eve 5, Fay 6.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +11,8 @@ import random
 
 import pytest
 
-from club_matches import FOUR, SIX, random_match, replay_of
-from scorekeeper.club import Played, digest, in_order
+from club_matches import FOUR, SIX, random_match, replay_of, scripted_barbu_replay
+from scorekeeper.club import Partnership, Played, Standing, digest, in_order, partnerships, standings
 
 DAY = datetime.date(2026, 12, 5)
 
@@ -68,3 +71,94 @@ def test_played_matches_are_taken_by_day_then_by_match():
     later = Played("aa", DAY + datetime.timedelta(days=1), {})
     assert in_order([later, Played("zz", DAY, {}), Played("bb", DAY, {})]) == [
         Played("bb", DAY, {}), Played("zz", DAY, {}), later]
+
+
+def test_the_hand_scored_barbu_match_digests_to_its_worked_examples():
+    made = digest("barbu", [1, 2, 3, 4], scripted_barbu_replay())
+    assert (made["totals"], made["places"], made["winners"]) == ([17, 0, -11, -6], [1, 2, 4, 3], [0])
+    assert made["contracts"][:2] == [["no_queens", 0, [-12, 24, -12, -24]], ["trumps", 0, [110, 0, -45, 0]]]
+    assert made["contracts"][16] == ["no_hearts", 2, [-40, -24, 16, 18]]
+    assert made["doubles"] == [
+        [1, 0, False, 6], [1, 2, False, 6], [1, 3, False, 12], [2, 0, True, 0],  # example 1
+        [1, 0, False, -15], [2, 0, True, -50], [3, 0, False, -15],  # example 2
+        [0, 1, True, -4], [0, 2, False, -8], [0, 3, True, -16], [1, 2, True, -12], [1, 3, False, -6],
+        [3, 2, False, 0],  # example 3
+    ]
+
+
+# -- standings --------------------------------------------------------------------------------------------
+
+def barbu_played() -> list[Played]:
+    """The hand-scored match three times, round the table: totals 17, 0, -11, -6 by seat."""
+    replay = scripted_barbu_replay()
+    return [Played(f"b{n}", DAY, digest("barbu", seats, replay))
+            for n, seats in enumerate([[1, 2, 3, 4], [2, 3, 4, 5], [5, 1, 2, 3]])]
+
+
+def kozyol_played() -> list[Played]:
+    """Ann and Cid beat Bob and Dee (goat with eggs); then Ann and Dee are the goat (4 + 2 of 6) against Bob and Eve."""
+    first = replay_of("kozyol", FOUR, {"target": 4}, [{"points": p} for p in ([75, 45], [60, 60], [45, 75], [85, 35])])
+    second = replay_of("kozyol", FOUR, {"target": 6}, [{"points": [20, 100]}, {"points": [40, 80]}])
+    return [Played("k1", DAY, digest("kozyol", [1, 2, 3, 4], first)),
+            Played("k2", DAY, digest("kozyol", [1, 2, 4, 5], second))]
+
+
+def hearts_played() -> list[Played]:
+    """The moon game above, then a one-hand game that the last two seats (Bob, Ann) end at 26 each."""
+    first = replay_of("hearts", SIX, {"target": 26}, [hearts_entry([5, 10, 11, 0, 0, 0], [1, 0, 1, 0, 0, 0]),
+                                                      hearts_entry([0, 0, 0, 26, 0, 0], [0, 0, 0, 2, 0, 0], "add")])
+    second = replay_of("hearts", SIX, {"target": 26}, [hearts_entry([0, 0, 0, 0, 13, 13], [0, 0, 0, 0, 1, 1])])
+    return [Played("h1", DAY, digest("hearts", [1, 2, 3, 4, 5, 6], first)),
+            Played("h2", DAY, digest("hearts", [6, 5, 4, 3, 2, 1], second))]
+
+
+def table(rows: list[Standing]) -> list[tuple]:
+    return [(s.player, s.matches, s.ranked, s.place, s.figures) for s in rows]
+
+
+def test_barbu_standings_rank_by_average_then_total():
+    assert table(standings("barbu", barbu_played())) == [
+        (1, 2, True, 1, {"average": 8.5, "total": 17, "wins": 1}),
+        (5, 2, True, 2, {"average": 5.5, "total": 11, "wins": 1}),
+        (2, 3, True, 3, {"average": 2.0, "total": 6, "wins": 1}),
+        (3, 3, True, 4, {"average": -17 / 3, "total": -17, "wins": 0}),
+        (4, 2, True, 5, {"average": -8.5, "total": -17, "wins": 0}),
+    ]
+
+
+def test_players_under_the_minimum_are_listed_unranked_at_the_end():
+    rows = standings("barbu", barbu_played(), min_matches=3)
+    assert [(s.player, s.ranked, s.place) for s in rows] == [
+        (2, True, 1), (3, True, 2), (1, False, None), (5, False, None), (4, False, None)]
+
+
+def test_kozyol_standings_rank_by_goats_per_match_then_deals_won_and_partners_share_a_place():
+    assert table(standings("kozyol", kozyol_played())) == [
+        (3, 1, True, 1, {"goats": 0, "goats_with_eggs": 0, "deals_won": 2, "deals": 4, "goats_per_match": 0.0}),
+        (5, 1, True, 1, {"goats": 0, "goats_with_eggs": 0, "deals_won": 2, "deals": 2, "goats_per_match": 0.0}),
+        (2, 2, True, 3, {"goats": 1, "goats_with_eggs": 1, "deals_won": 3, "deals": 6, "goats_per_match": 0.5}),
+        (1, 2, True, 4, {"goats": 1, "goats_with_eggs": 0, "deals_won": 2, "deals": 6, "goats_per_match": 0.5}),
+        (4, 2, True, 5, {"goats": 2, "goats_with_eggs": 1, "deals_won": 1, "deals": 6, "goats_per_match": 1.0}),
+    ]
+
+
+def test_kozyol_partnerships():
+    assert partnerships(kozyol_played()) == [
+        Partnership((1, 3), matches=1, goats=0, goats_with_eggs=0, deals=4, deals_won=2),
+        Partnership((2, 5), matches=1, goats=0, goats_with_eggs=0, deals=2, deals_won=2),
+        Partnership((2, 4), matches=1, goats=1, goats_with_eggs=1, deals=4, deals_won=1),
+        Partnership((1, 4), matches=1, goats=1, goats_with_eggs=0, deals=2, deals_won=0),
+    ]
+
+
+def test_hearts_standings_rank_by_wins_then_average_place():
+    rows = standings("hearts", hearts_played())
+    assert [(s.player, s.place, s.figures["wins"], s.figures["average_place"]) for s in rows] == [
+        (4, 1, 2, 1.0), (5, 2, 1, 1.5), (6, 2, 1, 1.5), (3, 4, 1, 3.5), (2, 5, 0, 4.5), (1, 6, 0, 5.0)]
+    assert rows[-1].figures["average"] == (44 + 26) / 2
+
+
+def test_each_game_keeps_to_its_own_matches():
+    everything = barbu_played() + kozyol_played() + hearts_played()
+    assert standings("kozyol", everything) == standings("kozyol", kozyol_played())
+    assert standings("barbu", []) == [] and partnerships(barbu_played()) == []

@@ -4,5 +4,11 @@ Everything reads digests (digest.py): what one finished match left behind, as pl
 """
 
 from .digest import Played, digest, in_order
+from .ratings import Rating, ratings
+from .standings import Partnership, Standing, partnerships, standings
+from .stats import head_to_head, player_stats
 
-__all__ = ["Played", "digest", "in_order"]
+__all__ = [
+    "Partnership", "Played", "Rating", "Standing", "digest", "head_to_head", "in_order", "partnerships",
+    "player_stats", "ratings", "standings",
+]

@@ -1,0 +1,116 @@
+"""A playing-strength rating per game: OpenSkill's Plackett-Luce model over the club's finished matches.
+
+Recomputed from history in one order (in_order), so a correction anywhere gives the ratings the club
+would have had if the match had been right from the start. Barbu and Hearts rate every player by finishing
+place (ties share a rank); Kozyol rates two partnerships, the goat last.
+
+Recomputing a year of matches on every new result would be slow, so the ratings after every CHECKPOINT-th
+match (and after the last) are remembered, keyed by a digest of everything that went before: a new
+result resumes from the last checkpoint that still holds, and the figures are the same as from scratch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from .digest import Played, in_order
+
+MODEL = PlackettLuce()  # the default parameters: mu 25, sigma 25/3
+CHECKPOINT = 128
+KEPT = 4096  # checkpoints remembered across clubs, the least recently used forgotten first
+
+State = dict[int, tuple[float, float, int]]  # player -> mu, sigma, matches rated
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's rating: mu, sigma and the ordinal mu - 3 sigma the table is ranked by."""
+
+    player: int
+    mu: float
+    sigma: float
+    ordinal: float
+    matches: int
+
+
+_checkpoints: OrderedDict[bytes, State] = OrderedDict()
+_lock = threading.Lock()
+
+
+def forget_checkpoints() -> None:
+    """Drop every remembered checkpoint (the ratings do not change, only the time to compute them)."""
+    with _lock:
+        _checkpoints.clear()
+
+
+def ranks_of(made: dict[str, Any]) -> tuple[list[list[int]], list[int]]:
+    """The sides (lists of seats) rated in one match and their ranks, 1 the best.
+
+    >>> ranks_of({"game": "kozyol", "teams": [[0, 2], [1, 3]], "goat": 0})
+    ([[0, 2], [1, 3]], [2, 1])
+    >>> ranks_of({"game": "barbu", "places": [2, 1, 2, 4]})
+    ([[0], [1], [2], [3]], [2, 1, 2, 4])
+    """
+    if made["game"] == "kozyol":
+        return [list(team) for team in made["teams"]], [2 if team == made["goat"] else 1 for team in range(2)]
+    return [[seat] for seat in range(len(made["places"]))], list(made["places"])
+
+
+def rate(state: State, made: dict[str, Any]) -> None:
+    """Update state with one finished match."""
+    sides, ranks = ranks_of(made)
+    seats = made["seats"]
+    before = {p: state.get(p, (MODEL.mu, MODEL.sigma, 0)) for p in seats}
+    teams = [[MODEL.rating(*before[seats[seat]][:2]) for seat in side] for side in sides]
+    for side, rated in zip(sides, MODEL.rate(teams, ranks=ranks)):
+        for seat, rating in zip(side, rated):
+            state[seats[seat]] = (rating.mu, rating.sigma, before[seats[seat]][2] + 1)
+
+
+def _chain(game: str, matches: list[Played]) -> list[bytes]:
+    """Keys[i]: a digest of the game and of what the ratings read in the first i matches."""
+    key = hashlib.blake2b(game.encode(), digest_size=16).digest()
+    keys = [key]
+    for p in matches:
+        sides, ranks = ranks_of(p.digest)
+        text = repr((p.match, p.day.isoformat(), p.digest["seats"], sides, ranks)).encode()
+        key = hashlib.blake2b(key + text, digest_size=16).digest()
+        keys.append(key)
+    return keys
+
+
+def _resume(keys: list[bytes]) -> tuple[int, State]:
+    with _lock:
+        for count in range(len(keys) - 1, 0, -1):
+            state = _checkpoints.get(keys[count])
+            if state is not None:
+                _checkpoints.move_to_end(keys[count])
+                return count, dict(state)
+    return 0, {}
+
+
+def _remember(key: bytes, state: State) -> None:
+    with _lock:
+        _checkpoints[key] = dict(state)
+        _checkpoints.move_to_end(key)
+        while len(_checkpoints) > KEPT:
+            _checkpoints.popitem(last=False)
+
+
+def ratings(game: str, played: list[Played]) -> list[Rating]:
+    """Every player's rating in game after its matches in order, the strongest (highest ordinal) first."""
+    matches = [p for p in in_order(played) if p.digest.get("game") == game]
+    keys = _chain(game, matches)
+    done, state = _resume(keys)
+    for count in range(done + 1, len(matches) + 1):
+        rate(state, matches[count - 1].digest)
+        if count % CHECKPOINT == 0 or count == len(matches):
+            _remember(keys[count], state)
+    rated = [Rating(p, mu, sigma, mu - 3 * sigma, n) for p, (mu, sigma, n) in state.items()]
+    return sorted(rated, key=lambda r: (-r.ordinal, r.player))
