@@ -41,7 +41,7 @@ def page(club: Any, refused: dict[str, Any] | None = None) -> tuple[str, int]:
     rules = {game: rules_form(game, None, (club.house_rules or {}).get(game)) for game in GAMES}
     for name, form in (refused or {}).items():
         (rules if name in GAMES else forms)[name] = form
-    with_roster(forms["rename"].player, roster, _("Pick a player"))
+    with_roster([forms["rename"].player], roster, _("Pick a player"))
     with_roster([forms["merge"].keep, forms["merge"].gone], roster, _("Pick a player"))
     page = render_template("club/admin.html", club=club, roster=roster, forms=forms, rules=rules,
                            rule_fields=rule_fields, seasons=clubs.seasons(club), evenings=clubs.evenings(club),
@@ -63,7 +63,7 @@ def handled(public_id: str, name: str, form: Any, change: Callable[[Any], Any], 
     """Check the form, make the change, and come back to the page; or show the page with the reason."""
     club = club_phone.administered(public_id)
     if name == "rename":
-        with_roster(form.player, clubs.roster(club))
+        with_roster([form.player], clubs.roster(club))
     elif name == "merge":
         with_roster([form.keep, form.gone], clubs.roster(club))
     if form.validate():

@@ -55,7 +55,14 @@ def by_player(items: Iterable[Any]) -> dict[int, Any]:
 @bp.app_context_processor
 def club_vocabulary() -> dict[str, Any]:
     """The clubs this phone knows (the home page), and the club a match belongs to (its page)."""
-    return {"known_clubs": club_phone.known, "club_of": club_of, "club_columns": COLUMNS, "club_downloads": downloads}
+    return {"known_clubs": club_phone.known, "club_of": club_of, "club_columns": COLUMNS, "club_downloads": downloads,
+            "seated": seated}
+
+
+def seated(match: Any, names: dict[int, str]) -> list[str]:
+    """Who sat at a club match, by their roster names now (a player renamed since shows the new name)."""
+    seats = match.seat_ids or []
+    return [names.get(seat, name) for seat, name in zip(seats, match.players)] if seats else list(match.players)
 
 
 # The spreadsheets of a season the club page offers: (label, endpoint of the API).
