@@ -5,11 +5,15 @@ Built on the engine tests' own random hands (test_barbu_engine, test_kozyol_engi
 
 from __future__ import annotations
 
+import datetime
 import random
+from dataclasses import dataclass
 from typing import Any
 
+from scorekeeper.club.digest import Played, digest
 from scorekeeper.games import GAMES
-from test_barbu_engine import random_match as barbu_match
+from scorekeeper.games.base import InvalidHand
+from test_barbu_engine import random_cards, random_match as barbu_match
 from test_hearts_engine import random_hand
 from test_kozyol_engine import play_deal
 
@@ -61,6 +65,72 @@ def random_match(rng: random.Random, game: str):
     if game == "barbu":
         return barbu_match(rng, True)
     return kozyol_match(rng) if game == "kozyol" else hearts_match(rng)
+
+
+@dataclass
+class Kept:
+    """A club match as the club stores it: seats (club player ids), players, options and entries."""
+
+    match: str
+    day: datetime.date
+    game: str
+    seats: list[int]
+    players: list[str]
+    options: dict[str, Any]
+    entries: list[dict[str, Any]]
+
+    def played(self, entries: list[dict[str, Any]] | None = None) -> Played | None:
+        """The match as the club's results hold it after these entries (its own by default); None unfinished."""
+        replay = replay_of(self.game, self.players, self.options, self.entries if entries is None else entries)
+        made = digest(self.game, self.seats, replay)
+        return None if made is None else Played(self.match, self.day, made)
+
+
+def random_club(rng: random.Random, count: int, pool: int = 12) -> list[Kept]:
+    """count random finished matches of the three games, seats drawn from players 1..pool, over a year."""
+    kept = []
+    for number in range(count):
+        game = rng.choice(["barbu", "kozyol", "hearts"])
+        replay, entries = random_match(rng, game)
+        seats = rng.sample(range(1, pool + 1), len(replay.players))
+        day = datetime.date(2026, 1, 1) + datetime.timedelta(days=rng.randrange(365))
+        kept.append(Kept(f"m{number:04d}{rng.randrange(10**6):06d}", day, game, seats, list(replay.players),
+                         dict(replay.options), entries))
+    return kept
+
+
+def other_entry(rng: random.Random, kept: Kept, number: int) -> dict[str, Any]:
+    """Another entry for hand number (0-based) that the table might have written instead."""
+    entry = kept.entries[number]
+    if kept.game == "barbu":
+        doubles = [{**d, "redoubled": d["redoubled"] != (rng.random() < 0.3)} for d in entry.get("doubles", [])]
+        return {**entry, **random_cards(entry["contract"], rng), "doubles": doubles}
+    if kept.game == "kozyol":
+        return play_deal(rng)[0]
+    return hearts_entry(rng, kept.players)
+
+
+def corrections(rng: random.Random, kept: Kept, steps: int) -> list[list[dict[str, Any]]]:
+    """A history of legal corrections and undos of a match, ending with its final entries.
+
+    A step may leave the match unfinished (an undone last hand, a correction that keeps Kozyol or Hearts
+    going); corrections the app would refuse (a later hand no longer legal) are not made.
+    """
+    history = []
+    while len(history) < steps:
+        entries = list(kept.entries)
+        if rng.random() < 0.25:
+            history.append(entries[:rng.randrange(len(entries))])
+            continue
+        for _ in range(rng.randint(1, 3)):
+            number = rng.randrange(len(entries))
+            entries[number] = other_entry(rng, kept, number)
+        try:
+            replay_of(kept.game, kept.players, kept.options, entries)
+        except InvalidHand:
+            continue
+        history.append(entries)
+    return [*history, kept.entries]
 
 
 # -- a Barbu match scored by hand from docs/rules.md: the three worked examples, the rest plain ------------

@@ -1,14 +1,6 @@
 """The club, pure Python: standings, statistics and ratings over finished matches (no web, no database).
 
 Everything reads digests (digest.py): what one finished match left behind, as plain JSON-able data.
+The modules are digest, standings, stats and ratings; each is imported by name (``from scorekeeper.club
+import ratings`` gives the module), so nothing here shadows them with the functions they hold.
 """
-
-from .digest import Played, digest, in_order
-from .ratings import Rating, ratings
-from .standings import Partnership, Standing, partnerships, standings
-from .stats import head_to_head, player_stats
-
-__all__ = [
-    "Partnership", "Played", "Rating", "Standing", "digest", "head_to_head", "in_order", "partnerships",
-    "player_stats", "ratings", "standings",
-]
