@@ -66,7 +66,7 @@ def test_standings_list_every_seated_player_once_in_place_order(seed):
         assert all(s.place is None for s in rows[len(ranked):])
         places = [s.place for s in ranked]
         assert places == sorted(places) and places[:1] in ([], [1])
-        key = RANKING[game][2]
+        key = RANKING[game].key
         for s in ranked:  # a place is one more than the players ranked strictly better: ties share it
             assert s.place == 1 + sum(key(other.figures) < key(s.figures) for other in ranked)
         if game == "barbu":

@@ -5,13 +5,12 @@ would have had if the match had been right from the start. Barbu and Hearts rate
 place (ties share a rank); Kozyol rates two partnerships, the goat last.
 
 Recomputing a year of matches on every new result would be slow, so the ratings after every CHECKPOINT-th
-match (and after the last) are remembered, keyed by a digest of everything that went before: a new
-result resumes from the last checkpoint that still holds, and the figures are the same as from scratch.
+match (and after the last) are remembered in this process, keyed by a hash of everything that went before:
+a new result resumes from the last checkpoint that still holds, and the figures are the same as from scratch.
 """
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ class Rating:
     matches: int
 
 
-_checkpoints: OrderedDict[bytes, State] = OrderedDict()
+_checkpoints: OrderedDict[int, State] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -73,19 +72,28 @@ def rate(state: State, made: dict[str, Any]) -> None:
             state[seats[seat]] = (rating.mu, rating.sigma, before[seats[seat]][2] + 1)
 
 
-def _chain(game: str, matches: list[Played]) -> list[bytes]:
-    """Keys[i]: a digest of the game and of what the ratings read in the first i matches."""
-    key = hashlib.blake2b(game.encode(), digest_size=16).digest()
+def facts(made: dict[str, Any]) -> tuple[Any, ...]:
+    """What the ratings read of one digest: the seats and the finishing order.
+
+    >>> facts({"game": "barbu", "seats": [7, 3, 9, 1], "places": [2, 1, 2, 4]})
+    ((7, 3, 9, 1), (2, 1, 2, 4))
+    """
+    if made["game"] == "kozyol":
+        return tuple(made["seats"]), made["goat"], tuple(made["teams"][0]), tuple(made["teams"][1])
+    return tuple(made["seats"]), tuple(made["places"])
+
+
+def _chain(game: str, matches: list[Played]) -> list[int]:
+    """Keys[i]: a hash of the game and of what the ratings read in the first i matches (in this process)."""
+    key = hash(game)
     keys = [key]
     for p in matches:
-        sides, ranks = ranks_of(p.digest)
-        text = repr((p.match, p.day.isoformat(), p.digest["seats"], sides, ranks)).encode()
-        key = hashlib.blake2b(key + text, digest_size=16).digest()
+        key = hash((key, p.match, p.day, facts(p.digest)))
         keys.append(key)
     return keys
 
 
-def _resume(keys: list[bytes]) -> tuple[int, State]:
+def _resume(keys: list[int]) -> tuple[int, State]:
     with _lock:
         for count in range(len(keys) - 1, 0, -1):
             state = _checkpoints.get(keys[count])
@@ -95,7 +103,7 @@ def _resume(keys: list[bytes]) -> tuple[int, State]:
     return 0, {}
 
 
-def _remember(key: bytes, state: State) -> None:
+def _remember(key: int, state: State) -> None:
     with _lock:
         _checkpoints[key] = dict(state)
         _checkpoints.move_to_end(key)
@@ -105,7 +113,7 @@ def _remember(key: bytes, state: State) -> None:
 
 def ratings(game: str, played: list[Played]) -> list[Rating]:
     """Every player's rating in game after its matches in order, the strongest (highest ordinal) first."""
-    matches = [p for p in in_order(played) if p.digest.get("game") == game]
+    matches = in_order(p for p in played if p.digest.get("game") == game)
     keys = _chain(game, matches)
     done, state = _resume(keys)
     for count in range(done + 1, len(matches) + 1):

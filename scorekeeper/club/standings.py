@@ -59,62 +59,83 @@ def deals_won(made: dict[str, Any], team: int) -> int:
     return sum(1 for loser in made["deals"] if loser is not None and loser != team)
 
 
-def _barbu(made: dict[str, Any], seat: int) -> Figures:
-    return {"total": made["totals"][seat], "wins": int(seat in made["winners"])}
+def _barbu(made: dict[str, Any], add: Callable[[int, tuple[int, ...]], None]) -> None:
+    winners = made["winners"]
+    for seat, (player, total) in enumerate(zip(made["seats"], made["totals"])):
+        add(player, (total, seat in winners))
 
 
-def _kozyol(made: dict[str, Any], seat: int) -> Figures:
-    team = team_of(made, seat)
-    goat = int(made["goat"] == team)
-    return {"goats": goat, "goats_with_eggs": goat * int(made["goat_with_eggs"]),
-            "deals_won": deals_won(made, team), "deals": len(made["deals"])}
+def _kozyol(made: dict[str, Any], add: Callable[[int, tuple[int, ...]], None]) -> None:
+    deals, eggs = len(made["deals"]), int(made["goat_with_eggs"])
+    for team, members in enumerate(made["teams"]):
+        goat = int(made["goat"] == team)
+        line = (goat, goat * eggs, deals_won(made, team), deals)
+        for seat in members:
+            add(made["seats"][seat], line)
 
 
-def _hearts(made: dict[str, Any], seat: int) -> Figures:
-    return {"wins": int(seat in made["winners"]), "places": made["places"][seat], "total": made["totals"][seat]}
+def _hearts(made: dict[str, Any], add: Callable[[int, tuple[int, ...]], None]) -> None:
+    for player, place, total in zip(made["seats"], made["places"], made["totals"]):
+        add(player, (place == 1, place, total))
 
 
-def _barbu_figures(sums: Figures, matches: int) -> Figures:
-    return {"average": sums["total"] / matches, "total": sums["total"], "wins": sums["wins"]}
+def _barbu_figures(sums: list[int], matches: int) -> Figures:
+    total, wins = sums
+    return {"average": total / matches, "total": total, "wins": wins}
 
 
-def _kozyol_figures(sums: Figures, matches: int) -> Figures:
-    return {**sums, "goats_per_match": sums["goats"] / matches}
+def _kozyol_figures(sums: list[int], matches: int) -> Figures:
+    goats, with_eggs, won, deals = sums
+    return {"goats": goats, "goats_with_eggs": with_eggs, "deals_won": won, "deals": deals,
+            "goats_per_match": goats / matches}
 
 
-def _hearts_figures(sums: Figures, matches: int) -> Figures:
-    return {"wins": sums["wins"], "average_place": sums["places"] / matches, "average": sums["total"] / matches}
+def _hearts_figures(sums: list[int], matches: int) -> Figures:
+    wins, places, total = sums
+    return {"wins": wins, "average_place": places / matches, "average": total / matches}
 
 
-# Per game: what one match adds to a seat, the figures from the sums, and the ranking key (smaller first).
-RANKING: dict[str, tuple[Callable[[dict[str, Any], int], Figures], Callable[[Figures, int], Figures],
-                         Callable[[Figures], tuple[float, ...]]]] = {
-    "barbu": (_barbu, _barbu_figures, lambda f: (-f["average"], -f["total"])),
-    "kozyol": (_kozyol, _kozyol_figures, lambda f: (f["goats_per_match"], -f["deals_won"])),
-    "hearts": (_hearts, _hearts_figures, lambda f: (-f["wins"], f["average_place"])),
+@dataclass(frozen=True)
+class Ranking:
+    """How a game's table is made: what each match adds per player, the figures, the order (smaller first)."""
+
+    columns: int
+    add_match: Callable[[dict[str, Any], Callable[[int, tuple[int, ...]], None]], None]
+    figures: Callable[[list[int], int], Figures]
+    key: Callable[[Figures], tuple[float, ...]]
+
+
+RANKING = {
+    "barbu": Ranking(2, _barbu, _barbu_figures, lambda f: (-f["average"], -f["total"])),
+    "kozyol": Ranking(4, _kozyol, _kozyol_figures, lambda f: (f["goats_per_match"], -f["deals_won"])),
+    "hearts": Ranking(3, _hearts, _hearts_figures, lambda f: (-f["wins"], f["average_place"])),
 }
 
 
 def standings(game: str, played: list[Played], min_matches: int = 1) -> list[Standing]:
     """Rank every player seated in the game's matches; those under min_matches come last, unranked."""
-    one_match, figures_of, key = RANKING[game]
-    sums: dict[int, Figures] = defaultdict(lambda: defaultdict(int))
+    ranking = RANKING[game]
+    sums: dict[int, list[int]] = {}
     matches: dict[int, int] = defaultdict(int)
+
+    def add(player: int, line: tuple[int, ...]) -> None:
+        matches[player] += 1
+        kept = sums.setdefault(player, [0] * ranking.columns)
+        for index, value in enumerate(line):
+            kept[index] += value
+
     for made in of_game(game, played):
-        for seat, player in enumerate(made["seats"]):
-            matches[player] += 1
-            for name, value in one_match(made, seat).items():
-                sums[player][name] += value
-    figures = {player: figures_of(dict(sums[player]), matches[player]) for player in matches}
-    order = sorted(matches, key=lambda player: (matches[player] < min_matches, key(figures[player]), player))
+        ranking.add_match(made, add)
+    figures = {player: ranking.figures(sums[player], matches[player]) for player in matches}
+    keys = {player: ranking.key(figures[player]) for player in matches}
+    order = sorted(matches, key=lambda player: (matches[player] < min_matches, keys[player], player))
     table: list[Standing] = []
     for player in order:
         ranked = matches[player] >= min_matches
         place = None
         if ranked:
-            previous = table[-1] if table else None
-            tied = previous is not None and key(previous.figures) == key(figures[player])
-            place = previous.place if tied else len(table) + 1
+            tied = bool(table) and keys[table[-1].player] == keys[player]
+            place = table[-1].place if tied else len(table) + 1
         table.append(Standing(player, matches[player], ranked, place, figures[player]))
     return table
 
