@@ -28,7 +28,8 @@ def average(total: float, count: int) -> float | None:
 
 def seats_of(made: dict[str, Any], player: int) -> list[int]:
     """The seats a player held in one match (one, unless two merged entries sat at the same table)."""
-    return [seat for seat, who in enumerate(made["seats"]) if who == player]
+    seats = made["seats"]
+    return [seat for seat, who in enumerate(seats) if who == player] if player in seats else []
 
 
 def barbu_stats(played: list[Played], player: int) -> dict[str, Any]:
