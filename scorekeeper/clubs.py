@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from . import matches
+from .club_figures import ClubView, GameView, head_to_head, player_view, view
 from .club_results import in_season, played
 from .club_roster import add_player, merge_players, rename_player, roster
 from .db import db
@@ -23,9 +24,9 @@ from .games import GAMES, InvalidHand
 from .games.base import N_, parse_players, refuse, same_name, typeable
 from .models import Club, ClubPlayer, ClubResult, Evening, Match, Season
 
-__all__ = ["add_player", "add_season", "create", "evenings", "find", "key_matches", "merge_players", "must_find",
-           "name_evening", "played", "rename_player", "rotate_key", "roster", "season_of", "seasons", "set_rules",
-           "start_match"]
+__all__ = ["ClubView", "GameView", "add_player", "add_season", "create", "evenings", "find", "head_to_head",
+           "key_matches", "merge_players", "must_find", "name_evening", "played", "player_view", "rename_player",
+           "rotate_key", "roster", "season_of", "seasons", "set_rules", "start_match", "view"]
 
 CLUB_NAME_MAX = 60
 MIN_MATCHES = (1, 1000)  # the fewest matches to be ranked a club may ask for, and the most
