@@ -12,6 +12,7 @@ from .web import (
     api,
     archive,
     club_admin,
+    club_api,
     club_pages,
     errors,
     hands,
@@ -40,7 +41,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(config.ROOT / "migrations"))
     i18n.init_app(app)
     for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp,
-                      installable.bp, club_pages.bp, club_admin.bp):
+                      installable.bp, club_pages.bp, club_admin.bp, club_api.bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)
     headers.init_app(app)
