@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 
 from club_matches import random_match
 from conftest import bearer, csrf_token
-from test_i18n import seen
+from test_i18n import assert_translated, seen
 from test_pdf import info, pages, save, text
 
 ERROR = re.compile(r'<p class="error" id="err-([\w-]+)">([^<]*)</p>')
@@ -39,7 +39,7 @@ def reasons(page: str) -> dict[str, str]:
     return dict(ERROR.findall(page))
 
 
-def new_club(client: FlaskClient, name: str = "Sunday Club") -> str:
+def new_club(client: FlaskClient, name: str = "Les Dimanches") -> str:
     """Start a club on the page; this phone keeps its admin key. Returns the club's public id."""
     answer = client.post("/clubs/new", data={"csrf_token": csrf_token(client, "/clubs/new"), "name": name})
     assert answer.status_code == 302, answer.text
@@ -158,7 +158,7 @@ def test_a_stale_form_says_so_instead_of_failing(client: FlaskClient):
 def test_a_member_sees_the_club_but_cannot_run_it(app: Flask, client: FlaskClient, club: str):
     member = app.test_client()
     page = member.get(f"/c/{club}")
-    assert page.status_code == 200 and "Sunday Club" in page.text
+    assert page.status_code == 200 and "Les Dimanches" in page.text
     assert "Run the club" not in seen(page.text) and "Run the club" in seen(client.get(f"/c/{club}").text)
     refused = member.get(f"/c/{club}/admin")
     assert refused.status_code == 403 and "Only phones that opened the club's admin link" in seen(refused.text)
@@ -316,7 +316,7 @@ def test_a_match_from_the_roster_links_back_and_a_new_name_joins_the_roster(clie
     answer = start(client, club, "kozyol", ["Ann", "Bob", "Cid"], {3: "Zoé"}, target="1", first_dealer="0")
     public_id = played(client, answer, KOZYOL_DEAL)
     match_page = client.get(f"/m/{public_id}").text
-    assert f'href="/c/{club}"' in match_page and "Back to Sunday Club" in seen(match_page)
+    assert f'href="/c/{club}"' in match_page and "Back to Les Dimanches" in seen(match_page)
     page = seen(client.get(f"/c/{club}").text)
     assert "Zoé" in page and "Kozyol · Ann, Bob, Cid, Zoé" in page
 
@@ -413,7 +413,7 @@ def test_the_standings_pdf_holds_the_page_figures(app: Flask, client: FlaskClien
     width, height = map(float, re.findall(r"[\d.]+", info(path)["Page size"])[:2])
     assert height > width, "portrait"
     printed = text(path)
-    for words in ("Sunday Club", "Standings · All time", "Barbu", "Kozyol", "Partnerships", "Rating",
+    for words in ("Les Dimanches", "Standings · All time", "Barbu", "Kozyol", "Partnerships", "Rating",
                   "Ann & Cid", "Goats with eggs"):
         assert words in printed, words
     kozyol = printed[printed.index("Kozyol"):]
@@ -439,3 +439,36 @@ def test_an_empty_season_prints_what_it_is(client: FlaskClient, club: str, tmp_p
     assert "Standings · Spring (2001-03-01 – 2001-05-31)" in printed
     assert "No finished matches in this season yet." in printed
     assert client.get(f"/c/{club}/standings.pdf?season=nope").status_code == 404
+
+
+# -- in French and Russian -------------------------------------------------------------------------------------
+
+CLUB_WORDS = {
+    "club": {"fr": ["Classement", "Depuis le début", "Boucs avec les œufs", "Cote", "Équipes", "Soirées"],
+             "ru": ["Таблица", "За всё время", "Козлы с яйцами", "Рейтинг", "Пары", "Вечера"]},
+    "player": {"fr": ["Fois bouc", "Meilleur partenaire", "Moyenne par contrat", "Comme déclarant", "Face à face"],
+               "ru": ["Раз козлом", "Лучший партнёр", "В среднем по контрактам", "Заказывая", "Друг против друга"]},
+    "admin": {"fr": ["Gérer le club", "Règles maison", "Fusionner", "Nommer une soirée"],
+              "ru": ["Управлять клубом", "Правила клуба", "Объединить", "Назвать вечер"]},
+    "new": {"fr": ["ou un nouveau nom", "Choisir un joueur", "Points de pénalité qui finissent la partie"],
+            "ru": ["или новое имя", "Выберите игрока", "Штрафные очки до конца партии"]},
+    "links": {"fr": ["Lien du club", "Lien d’administration"], "ru": ["Ссылка клуба", "Ссылка администратора"]},
+    "home": {"fr": ["Créer un club", "Les Dimanches"], "ru": ["Создать клуб", "Les Dimanches"]},
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "ru"])
+def test_club_pages_in_french_and_russian(app: Flask, client: FlaskClient, club: str, lang: str):
+    barbu_match(app, client, club)
+    kozyol_series(client, club, FOUR)
+    ids = player_ids(app, club)
+    client.get(f"/language/{lang}")
+    for name, url in (("club", f"/c/{club}"), ("player", f"/c/{club}/players/{ids['Ann']}?vs={ids['Bob']}"),
+                      ("admin", f"/c/{club}/admin"), ("new", f"/c/{club}/new/kozyol"), ("links", f"/c/{club}/share"),
+                      ("home", "/")):
+        answer = client.get(url)
+        assert answer.status_code == 200 and f'<html lang="{lang}">' in answer.text
+        assert_translated(seen(answer.text), lang, CLUB_WORDS[name][lang], name)
+    refused = admin_post(client, club, "players", "add", {"name": "ann"})
+    assert reasons(refused.text)["name"] == {"fr": "Le club a déjà un joueur de ce nom.",
+                                             "ru": "В клубе уже есть игрок с таким именем."}[lang]

@@ -113,9 +113,16 @@ def ranking(public_id: str):
 @bp.post("/admin/rules/<any(barbu, kozyol, hearts):game>")
 def house_rules(public_id: str, game: str):
     form = rules_form(game, request.form, None)
-    return handled(public_id, game, form, lambda club: clubs.set_rules(
-        club, club.min_matches, {**(club.house_rules or {}), game: form.options()}),
-        _("House rules saved: new matches of %(game)s start with them.", game=_(GAMES[game].title)))
+    return handled(public_id, game, form, lambda club: save_rules(club, game, form.options()),
+                   _("House rules saved: new matches of %(game)s start with them.", game=_(GAMES[game].title)))
+
+
+def save_rules(club: Any, game: str, options: dict[str, Any]) -> None:
+    """Keep one game's house rules; a refusal names the form's own field (house_rules.kozyol.target: target)."""
+    try:
+        clubs.set_rules(club, club.min_matches, {**(club.house_rules or {}), game: options})
+    except InvalidHand as err:
+        raise InvalidHand([(name.removeprefix(f"house_rules.{game}."), reason) for name, reason in err.errors]) from err
 
 
 @bp.post("/admin/seasons")
