@@ -353,6 +353,12 @@ def test_standings_with_ratings_beside_them_and_the_partnerships(client: FlaskCl
     partners = seen(re.search(r'aria-labelledby="partners-kozyol">(.*?)</table>', page, re.S).group(1))
     assert "Ann & Cid 2 0 0" in partners
     assert "Standings as PDF" in seen(page)
+    # The season's spreadsheets, one tap away; each opens as CSV.
+    links = re.findall(r'<a class="button" href="([^"]+\.csv[^"]*)" download>', page)
+    assert len(links) == 3, links
+    for link in links:
+        answer = client.get(link.replace("&amp;", "&"))
+        assert answer.status_code == 200 and answer.mimetype == "text/csv", link
 
 
 def test_a_player_page_and_head_to_head(app: Flask, client: FlaskClient, club: str):

@@ -75,7 +75,7 @@ def downloads(club: Any, season_id: int | None) -> list[tuple[str, str]]:
     found = []
     for label, endpoint in DOWNLOADS:
         try:
-            found.append((_(label), url_for(endpoint, public_id=club.public_id, season=season_id)))
+            found.append((_(label), url_for(endpoint, club_id=club.public_id, season=season_id)))
         except BuildError:
             continue
     return found
