@@ -112,32 +112,62 @@ RANKING = {
 }
 
 
+class Tally:
+    """One game's table as running sums: add a finished match, take one away, read the standings at any time.
+
+    What standings() computes from scratch, kept up to date by a caller that knows which matches
+    changed (a correction takes the old digest away and adds the new one): the sums are whole numbers,
+    so a tally after any additions and removals equals one made from the matches left.
+    """
+
+    def __init__(self, game: str) -> None:
+        self.ranking = RANKING[game]
+        self.game = game
+        self.sums: dict[int, list[int]] = {}
+        self.matches: dict[int, int] = {}
+
+    def add(self, made: dict[str, Any], times: int = 1) -> None:
+        """Count one match's digest (times -1 takes it away again)."""
+        def add(player: int, line: tuple[int, ...]) -> None:
+            count = self.matches.get(player, 0) + times
+            kept = self.sums.setdefault(player, [0] * self.ranking.columns)
+            for index, value in enumerate(line):
+                kept[index] += times * value
+            if count:
+                self.matches[player] = count
+            else:
+                del self.matches[player], self.sums[player]
+
+        if made.get("game") == self.game:
+            self.ranking.add_match(made, add)
+
+    def remove(self, made: dict[str, Any]) -> None:
+        """Take away a match counted before."""
+        self.add(made, -1)
+
+    def standings(self, min_matches: int = 1) -> list[Standing]:
+        """The table now: ranked players by the game's order, then those under min_matches, unranked."""
+        matches, ranking = self.matches, self.ranking
+        figures = {player: ranking.figures(self.sums[player], matches[player]) for player in matches}
+        keys = {player: ranking.key(figures[player]) for player in matches}
+        order = sorted(matches, key=lambda player: (matches[player] < min_matches, keys[player], player))
+        table: list[Standing] = []
+        for player in order:
+            ranked = matches[player] >= min_matches
+            place = None
+            if ranked:
+                tied = bool(table) and keys[table[-1].player] == keys[player]
+                place = table[-1].place if tied else len(table) + 1
+            table.append(Standing(player, matches[player], ranked, place, figures[player]))
+        return table
+
+
 def standings(game: str, played: list[Played], min_matches: int = 1) -> list[Standing]:
     """Rank every player seated in the game's matches; those under min_matches come last, unranked."""
-    ranking = RANKING[game]
-    sums: dict[int, list[int]] = {}
-    matches: dict[int, int] = defaultdict(int)
-
-    def add(player: int, line: tuple[int, ...]) -> None:
-        matches[player] += 1
-        kept = sums.setdefault(player, [0] * ranking.columns)
-        for index, value in enumerate(line):
-            kept[index] += value
-
-    for made in of_game(game, played):
-        ranking.add_match(made, add)
-    figures = {player: ranking.figures(sums[player], matches[player]) for player in matches}
-    keys = {player: ranking.key(figures[player]) for player in matches}
-    order = sorted(matches, key=lambda player: (matches[player] < min_matches, keys[player], player))
-    table: list[Standing] = []
-    for player in order:
-        ranked = matches[player] >= min_matches
-        place = None
-        if ranked:
-            tied = bool(table) and keys[table[-1].player] == keys[player]
-            place = table[-1].place if tied else len(table) + 1
-        table.append(Standing(player, matches[player], ranked, place, figures[player]))
-    return table
+    tally = Tally(game)
+    for p in played:
+        tally.add(p.digest)
+    return tally.standings(min_matches)
 
 
 def partnerships(played: list[Played]) -> list[Partnership]:
