@@ -9,7 +9,6 @@ from typing import Any
 import segno
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import format_decimal, gettext as _
-from werkzeug.routing import BuildError
 
 from .. import club_figures, clubs, matches
 from ..club_results import stamp
@@ -71,14 +70,8 @@ DOWNLOADS = [(N_("Standings as CSV"), "club_api.standings_csv"), (N_("Matches as
 
 
 def downloads(club: Any, season_id: int | None) -> list[tuple[str, str]]:
-    """The CSV downloads of the season, as (label, address), for those the API serves."""
-    found = []
-    for label, endpoint in DOWNLOADS:
-        try:
-            found.append((_(label), url_for(endpoint, club_id=club.public_id, season=season_id)))
-        except BuildError:
-            continue
-    return found
+    """The season's CSV downloads, as (label, address)."""
+    return [(_(label), url_for(endpoint, club_id=club.public_id, season=season_id)) for label, endpoint in DOWNLOADS]
 
 
 def club_of(match: Any) -> Any:
