@@ -13,7 +13,7 @@ from club_matches import corrections, random_club
 from scorekeeper.club import ratings as rating_module
 from scorekeeper.club.digest import in_order
 from scorekeeper.club.ratings import ratings
-from scorekeeper.club.standings import RANKING, Tally, partnerships, standings
+from scorekeeper.club.standings import RANKING, PairTally, Tally, partnerships, standings
 from scorekeeper.club.stats import head_to_head, player_stats
 from test_club_engine import barbu_played, kozyol_played
 
@@ -119,11 +119,12 @@ def test_a_tally_kept_through_corrections_equals_the_standings_from_scratch(seed
     rng = random.Random(seed)
     kept, final = club_of(seed, 20)
     tallies = {game: Tally(game) for game in GAMES}
+    pairs = PairTally()
     now: dict[str, dict] = {}
     for k in rng.sample(kept, len(kept)):
         for entries in corrections(rng, k, rng.randint(1, 3)):  # a correction takes the old digest away
             played = k.played(entries)
-            for tally in tallies.values():  # a tally of another game lets it pass
+            for tally in [*tallies.values(), pairs]:  # a tally of another game lets it pass
                 if k.match in now:
                     tally.remove(now[k.match])
                 if played is not None:
@@ -132,9 +133,11 @@ def test_a_tally_kept_through_corrections_equals_the_standings_from_scratch(seed
     for game, tally in tallies.items():
         for least in (1, 2, 3):
             assert tally.standings(least) == standings(game, final, least)
+    assert pairs.partnerships() == partnerships(final)
     for p in final:
         tallies[p.digest["game"]].remove(p.digest)
-    assert all(t.standings() == [] and t.sums == {} for t in tallies.values())
+        pairs.remove(p.digest)
+    assert all(t.standings() == [] and t.sums == {} for t in tallies.values()) and pairs.counts == {}
 
 
 # -- ratings ------------------------------------------------------------------------------------------------

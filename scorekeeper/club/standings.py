@@ -7,7 +7,6 @@ fewer matches than the club's minimum are listed unranked at the end.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -170,16 +169,39 @@ def standings(game: str, played: list[Played], min_matches: int = 1) -> list[Sta
     return tally.standings(min_matches)
 
 
-def partnerships(played: list[Played]) -> list[Partnership]:
-    """Every Kozyol partnership: fewest goats per match first, then the most matches together."""
-    tally: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
-    for made in of_game("kozyol", played):
+class PairTally:
+    """The Kozyol partnerships as running sums, like Tally: add or take away a match, read the lines at any time."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[int, int], list[int]] = {}
+
+    def add(self, made: dict[str, Any], times: int = 1) -> None:
+        """Count one match's two partnerships (times -1 takes them away again); other games pass."""
+        if made.get("game") != "kozyol":
+            return
         for team, (first, second) in enumerate(made["teams"]):
-            pair = tuple(sorted((made["seats"][first], made["seats"][second])))
+            pair = (min(made["seats"][first], made["seats"][second]), max(made["seats"][first], made["seats"][second]))
             goat = int(made["goat"] == team)
-            counts = tally[pair]  # type: ignore[index]
+            counts = self.counts.setdefault(pair, [0, 0, 0, 0, 0])
             for index, value in enumerate((1, goat, goat * int(made["goat_with_eggs"]),
                                            len(made["deals"]), deals_won(made, team))):
-                counts[index] += value
-    lines = [Partnership(pair, *counts) for pair, counts in tally.items()]
-    return sorted(lines, key=lambda p: (p.goats / p.matches, -p.matches, -p.deals_won, p.pair))
+                counts[index] += times * value
+            if counts[0] == 0:
+                del self.counts[pair]
+
+    def remove(self, made: dict[str, Any]) -> None:
+        """Take away a match counted before."""
+        self.add(made, -1)
+
+    def partnerships(self) -> list[Partnership]:
+        """Every partnership: fewest goats per match first, then the most matches together."""
+        lines = [Partnership(pair, *counts) for pair, counts in self.counts.items()]
+        return sorted(lines, key=lambda p: (p.goats / p.matches, -p.matches, -p.deals_won, p.pair))
+
+
+def partnerships(played: list[Played]) -> list[Partnership]:
+    """Every Kozyol partnership: fewest goats per match first, then the most matches together."""
+    tally = PairTally()
+    for p in played:
+        tally.add(p.digest)
+    return tally.partnerships()
