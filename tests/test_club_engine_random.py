@@ -7,6 +7,7 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from openskill.models import PlackettLuce
 
 from club_matches import corrections, random_club
@@ -194,3 +195,18 @@ def test_ratings_after_shuffled_correction_histories_equal_those_of_the_final_en
     rating_module.forget_checkpoints()
     assert remembered == {game: ratings(game, final) for game in GAMES}
     assert remembered == {game: ratings(game, final[::-1]) for game in GAMES}
+
+
+FIXED = club_of(7, 24)[1]
+
+
+@settings(max_examples=25, deadline=None)
+@given(order=st.permutations(range(len(FIXED))))
+def test_no_figure_depends_on_the_order_the_matches_are_given_in(order):
+    given_order = [FIXED[i] for i in order]
+    for game in GAMES:
+        assert standings(game, given_order, 2) == standings(game, FIXED, 2)
+        assert ratings(game, given_order) == ratings(game, FIXED)
+        assert player_stats(game, given_order, 3) == player_stats(game, FIXED, 3)
+    assert partnerships(given_order) == partnerships(FIXED)
+    assert head_to_head(given_order, 1, 2) == head_to_head(FIXED, 1, 2)
