@@ -13,7 +13,8 @@ from .test_accessibility_browser import check
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
 
 
-def start_series(page: Any, tap: Any, seats: list[str], new: dict[int, str] | None = None) -> str:
+def start_series(page: Any, tap: Any, seats: list[str], new: dict[int, str] | None = None,
+                 shoot: Any = None) -> str:
     """From the club page: Kozyol, a player picked per seat (or a new name typed), a series to one defeat point."""
     tap(page.get_by_role("link", name="Kozyol seats from the roster"))
     for seat, name in enumerate(seats):
@@ -23,6 +24,12 @@ def start_series(page: Any, tap: Any, seats: list[str], new: dict[int, str] | No
     for seat, name in (new or {}).items():
         tap.type(page.get_by_label(f"Seat {seat + 1}: or a new name"), name)
     page.get_by_label("Defeat points that end the series").fill("1")
+    names = [(new or {}).get(seat) or name for seat, name in enumerate(seats + [""] * (len(FOUR) - len(seats)))]
+    for seat, name in enumerate(names):  # the seating plan and the dealer menu follow the picks
+        expect(page.locator(f'.table-plan [data-seat="{seat}"]')).to_have_text(name)
+    expect(page.get_by_label("Who deals first").locator("option").first).to_have_text(f"Seat 1: {names[0]}")
+    if shoot:
+        shoot(page, "new-match")
     tap(page.get_by_role("button", name="Start the match"))
     page.wait_for_url("**/m/*")
     return page.url.rsplit("/", 1)[1]
@@ -86,7 +93,7 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
 
     # Series 2, the other way round: the member enters, with a new name who joins the roster.
     member.goto(club_link)
-    second = start_series(member, tap, ["Bob", "Ann", "Dee"], {3: "Eve"})
+    second = start_series(member, tap, ["Bob", "Ann", "Dee"], {3: "Eve"}, screenshot)
     organiser.goto(f"/m/{second}")
     since = live.saved(member, lambda: deal_lost_by_first_team(member, tap))
     live.wait("club match: entered by the member", since, organiser,

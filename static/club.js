@@ -1,0 +1,32 @@
+// A club's new match: the seating plan and the seat menus (who deals or declares first) show, for each
+// seat, the name typed for it or else the player picked from the roster.
+(function () {
+  "use strict";
+  function nameAt(form, seat) {
+    var typed = form.querySelector('input[name="new_players-' + seat + '"]');
+    var picked = form.querySelector('select[name="players-' + seat + '"]');
+    return (typed && typed.value.trim()) || (picked && picked.value) || "";
+  }
+
+  function redraw(form) {
+    form.querySelectorAll("[data-live-seating] [data-seat]").forEach(function (spot) {
+      spot.textContent = nameAt(form, spot.dataset.seat) || spot.dataset.empty;
+    });
+    form.querySelectorAll("select:not([name^='players-']) option").forEach(function (option) {
+      if (!/^\d+$/.test(option.value)) { return; }
+      if (!option.dataset.label) { option.dataset.label = option.textContent; }
+      var name = nameAt(form, option.value);
+      option.textContent = name ? option.dataset.label + ": " + name : option.dataset.label;
+    });
+  }
+
+  function changed(event) {
+    var form = event.target.closest && event.target.closest("form.club-match");
+    if (form) { redraw(form); }
+  }
+  document.addEventListener("input", changed);
+  document.addEventListener("change", changed);
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form.club-match").forEach(redraw);
+  });
+})();
