@@ -309,6 +309,28 @@ def test_house_rules_prefill_a_new_match(client: FlaskClient, club: str):
     assert form.count('<select id="players-') == 4
 
 
+@pytest.mark.parametrize("junk", ["", "\x00", "x" * 5000, "<script>alert(1)</script>", "١٢", "-1", "1e9", "ä\u0301"])
+def test_no_form_of_the_club_fails_on_junk(client: FlaskClient, club: str, junk: str):
+    token = csrf_token(client, "/clubs/new")
+    posts = {"/clubs/new": {"csrf_token": token, "name": junk},
+             f"/c/{club}/new/kozyol": {"csrf_token": token, "players-0": junk, "new_players-1": junk, "target": junk,
+                                       "first_dealer": junk, "language": junk, "players-99999": junk},
+             f"/c/{club}/new/hearts": {"csrf_token": token, **{f"new_players-{seat}": junk for seat in range(11)},
+                                       "moon_points": junk},
+             f"/c/{club}/admin-link": {"csrf_token": token, "confirm": junk}}
+    for form, action in (("add", "players"), ("rename", "rename"), ("merge", "merge"), ("ranking", "ranking"),
+                         ("season", "seasons"), ("evening", "evenings"), ("barbu", "rules/barbu")):
+        posts[f"/c/{club}/admin/{action}"] = {f"{form}-csrf_token": token, **{f"{form}-{name}": junk for name in (
+            "name", "player", "keep", "gone", "min_matches", "starts", "ends", "day", "domino_scores",
+            "enforce_declarer_doubles")}}
+    for url, data in posts.items():
+        answer = client.post(url, data=data)
+        assert answer.status_code < 500, (url, answer.status_code)
+    for url in (f"/c/{club}?season={junk}", f"/c/{club}/players/1?vs={junk}&season={junk}",
+                f"/c/{club}/standings.pdf?season={junk}", f"/c/{club}/admin/{junk or 'k'}"):
+        assert client.get(url).status_code < 500, url
+
+
 # -- a match from the roster ----------------------------------------------------------------------------------
 
 
@@ -435,6 +457,11 @@ def test_the_standings_pdf_holds_the_page_figures(app: Flask, client: FlaskClien
     assert again.status_code == 304
     kozyol_series(client, club, FOUR)
     assert client.get(f"/c/{club}/standings.pdf", headers={"If-None-Match": answer.headers["ETag"]}).status_code == 200
+    # In the reader's language.
+    client.get("/language/ru")
+    russian = text(save(tmp_path, client.get(f"/c/{club}/standings.pdf").data, "ru.pdf"))
+    for words in ("Таблица · За всё время", "Козёл", "Козлы с яйцами", "Рейтинг", "Пары"):
+        assert words in russian, words
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
