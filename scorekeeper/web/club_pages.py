@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import segno
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
-from flask_babel import format_decimal, gettext as _
+from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
+from flask_babel import format_decimal, get_locale, gettext as _
 
 from .. import club_figures, clubs, matches
 from ..club_results import stamp
@@ -20,12 +20,14 @@ from ..models import Club
 from ..render_slots import Busy
 from . import club_phone, phone, sheets
 from .club_forms import NewClubForm, club_match_form
+from .page_cache import PageCache
 from .registered_games import GAME_PAGES
 
 bp = Blueprint("clubs", __name__)
 GAME = f"<any({', '.join(GAMES)}):game>"
 EVENINGS_SHOWN = 12  # the latest evenings on the club page
 bp.register_error_handler(Busy, sheets.busy)
+PAGES = PageCache()  # club and player pages, per club stamp (see kept)
 
 # What a standings table shows per game, beside the player and the matches played (the engine's figures).
 COLUMNS = {
@@ -102,11 +104,28 @@ def new_club():
     return render_template("club/new.html", form=form), 422 if request.method == "POST" else 200
 
 
+def kept(club: Any, render: Callable[[], str]) -> str:
+    """A club page kept for the club's state (its stamp), the language, the address and whether this phone runs it.
+
+    Every change to the club or one of its matches changes the stamp, so a kept page is never stale;
+    a page carrying a flashed message is this phone's own and is never kept.
+    """
+    if session.get("_flashes"):
+        return render()
+    key = (stamp(club), str(get_locale()), request.url, club_phone.is_admin(club))
+    page = PAGES.get(key)
+    return page if page is not None else PAGES.put(key, render())
+
+
 @bp.get("/c/<public_id>")
 def club(public_id: str):
     found = club_phone.club_or_404(public_id)
     season = season_of(found, request.args.get("season"))
     club_phone.remember(found)
+    return kept(found, lambda: club_page(found, season))
+
+
+def club_page(found: Any, season: Any) -> str:
     view = club_figures.view(found, season)
     return render_template(
         "club/club.html", club=found, season=season, seasons=clubs.seasons(found), view=view, names=view.names,
@@ -175,10 +194,14 @@ def player(public_id: str, player_id: int):
     """A player's record per game in the season, and head to head with another player (?vs=)."""
     found = club_phone.club_or_404(public_id)
     season = season_of(found, request.args.get("season"))
+    return kept(found, lambda: player_page(found, season, player_id, request.args.get("vs", "")))
+
+
+def player_page(found: Any, season: Any, player_id: int, rival: str) -> str:
+    """The player page; 404 for a player not on the roster (merged away, or another club's)."""
     known = {player.id: player.name for player in clubs.roster(found)}
     if player_id not in known:
         abort(404)
-    rival = request.args.get("vs", "")
     rival_id = int(rival) if rival.isascii() and rival.isdigit() and int(rival) in known and int(rival) != player_id \
         else None
     return render_template(
