@@ -383,6 +383,23 @@ def test_standings_with_ratings_beside_them_and_the_partnerships(client: FlaskCl
         assert answer.status_code == 200 and answer.mimetype == "text/csv", link
 
 
+def test_a_corrected_match_changes_the_kept_standings(client: FlaskClient, club: str):
+    admin_post(client, club, "ranking", "ranking", {"min_matches": "1"})
+    public_id = kozyol_series(client, club, FOUR)
+
+    def goats() -> dict[str, str]:
+        table = re.search(r'aria-labelledby="standings-kozyol">(.*?)</table>', client.get(f"/c/{club}").text, re.S)
+        return {cells[1]: cells[3] for cells in (seen(row).split() for row in
+                                                 re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)[1:])}
+
+    assert goats() == {"Ann": "0", "Cid": "0", "Bob": "1", "Dee": "1"}
+    with client.session_transaction() as session:
+        key = session["keys"][public_id]
+    fixed = client.put(f"/api/v1/matches/{public_id}/hands/1", json={"points": [45, 75]}, headers=bearer(key))
+    assert fixed.status_code == 200, fixed.get_json()
+    assert goats() == {"Ann": "1", "Cid": "1", "Bob": "0", "Dee": "0"}
+
+
 def test_a_player_page_and_head_to_head(app: Flask, client: FlaskClient, club: str):
     barbu_match(app, client, club)
     kozyol_series(client, club, FOUR)
@@ -495,6 +512,7 @@ def test_club_pages_in_french_and_russian(app: Flask, client: FlaskClient, club:
     barbu_match(app, client, club)
     kozyol_series(client, club, FOUR)
     ids = player_ids(app, club)
+    assert "Standings" in seen(client.get(f"/c/{club}").text)  # kept in English: the French page is another
     client.get(f"/language/{lang}")
     for name, url in (("club", f"/c/{club}"), ("player", f"/c/{club}/players/{ids['Ann']}?vs={ids['Bob']}"),
                       ("admin", f"/c/{club}/admin"), ("new", f"/c/{club}/new/kozyol"), ("links", f"/c/{club}/share"),
