@@ -71,7 +71,7 @@ def names(club: Club) -> dict[int, str]:
     """Club player id -> name, for every player ever on the roster (a merged one under the name kept)."""
     now = resolver(club)
     rows = dict(db.session.execute(select(ClubPlayer.id, ClubPlayer.name).where(ClubPlayer.club_id == club.id))
-                .tuples().all())
+                .all())
     return {player: rows.get(now[player], name) for player, name in rows.items()}
 
 

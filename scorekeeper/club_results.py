@@ -66,7 +66,7 @@ def stamp(club: Club) -> Stamp:
 def resolver(club: Club) -> dict[int, int]:
     """Club player id -> the id of who that player is now (a merged player stands for the one kept)."""
     merged = dict(db.session.execute(select(ClubPlayer.id, ClubPlayer.merged_into).where(ClubPlayer.club_id == club.id)
-                                     ).tuples().all())
+                                     ).all())
     out = {}
     for player in merged:
         now, seen = player, {player}

@@ -19,6 +19,8 @@ from .games import InvalidHand
 from .games.base import N_, parse_players, refuse, same_name
 from .models import Club, ClubPlayer, Match
 
+ID_LIMIT = 2**31  # row ids are 32-bit integers: a larger number names no row (and PostgreSQL refuses to look)
+
 
 def name_of(raw: Any, field: str = "name") -> str:
     """A player's name checked as a match checks it (1-40 characters, nothing invisible), trimmed."""
@@ -40,7 +42,7 @@ def roster(club: Club) -> list[ClubPlayer]:
 def player_of(club: Club, player_id: Any) -> ClubPlayer:
     """The club's live player with this id, or matches.NotFound."""
     player = None
-    if isinstance(player_id, int) and not isinstance(player_id, bool):
+    if isinstance(player_id, int) and not isinstance(player_id, bool) and 0 < player_id < ID_LIMIT:
         player = db.session.get(ClubPlayer, player_id)
     if player is None or player.club_id != club.id or player.merged_into is not None:
         raise matches.NotFound()

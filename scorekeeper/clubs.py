@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from . import matches
 from .club_figures import ClubView, GameView, head_to_head, player_view, view
 from .club_results import in_season, played
-from .club_roster import add_player, merge_players, rename_player, roster
+from .club_roster import ID_LIMIT, add_player, merge_players, rename_player, roster
 from .db import db
 from .games import GAMES, InvalidHand
 from .games.base import N_, parse_players, refuse, same_name, typeable
@@ -47,7 +47,7 @@ def title(raw: Any, field: str, limit: int = CLUB_NAME_MAX) -> str:
 
 
 def house_rules_of(raw: Any) -> dict[str, dict[str, Any]]:
-    """Check house rules ({game: options}) with each game's own options check; seats are never house rules."""
+    """Check house rules ({game: options}) with each game's own check, defaults filled in; seats are never house rules."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -63,10 +63,10 @@ def house_rules_of(raw: Any) -> dict[str, dict[str, Any]]:
             raise refuse(f"house_rules.{slug}", N_("House rules cannot name a seat; choose it when a match starts."))
         seats = [str(seat) for seat in range(1, game.min_players + 1)]
         try:
-            game.parse_options(seats, options, None)
+            parsed = game.parse_options(seats, options, None)
         except InvalidHand as err:
             raise InvalidHand([(f"house_rules.{slug}.{name}", reason) for name, reason in err.errors]) from err
-        rules[slug] = dict(options)
+        rules[slug] = {name: value for name, value in parsed.items() if name not in SEAT_OPTIONS}
     return rules
 
 
@@ -165,10 +165,10 @@ def season_of(club: Club, season_id: Any) -> Season | None:
     """The club's season with this id (given as a number or its text), None for all time; NotFound otherwise."""
     if season_id in (None, "", "all"):
         return None
-    if isinstance(season_id, str) and season_id.isdigit() and len(season_id) < 10:
+    if isinstance(season_id, str) and season_id.isascii() and season_id.isdigit() and len(season_id) < 10:
         season_id = int(season_id)
-    season = db.session.get(Season, season_id) if isinstance(season_id, int) and not isinstance(season_id, bool) \
-        else None
+    known = isinstance(season_id, int) and not isinstance(season_id, bool) and 0 < season_id < ID_LIMIT
+    season = db.session.get(Season, season_id) if known else None
     if season is None or season.club_id != club.id:
         raise matches.NotFound()
     return season
@@ -202,9 +202,9 @@ def evenings(club: Club, season: Season | None = None, limit: int | None = None
                               .where(ClubResult.club_id == club.id, ClubResult.day >= days[-1],
                                      ClubResult.day <= days[0]).order_by(Match.id))
     named = dict(db.session.execute(select(Evening.day, Evening.name).where(Evening.club_id == club.id,
-                                                                            Evening.day.in_(days))).tuples().all())
+                                                                            Evening.day.in_(days))).all())
     played_on: dict[date, list[Match]] = {day: [] for day in days}
-    for match, day in rows.tuples():
+    for match, day in rows:
         played_on[day].append(match)
     return [(day, named.get(day), played_on[day]) for day in days]
 

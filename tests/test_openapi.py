@@ -85,12 +85,31 @@ def test_writes_need_the_edit_key_and_reads_do_not(document):
     scheme = document["components"]["securitySchemes"]["editKey"]
     assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
     for path, item in document["paths"].items():
+        if path.startswith("/api/v1/clubs"):
+            continue  # the club's own key: below
         for method, operation in item.items():
             keyed = operation.get("security") == [{"editKey": []}]
             write = method in ("put", "delete") or path.endswith(("/hands", "/key"))
             assert keyed == write, (method, path)
             if write:
                 assert {"401", "403", "404"} <= set(operation["responses"]), (method, path)
+
+
+# Club writes that need no admin key: making a club, and starting a match from the club link.
+OPEN_CLUB_WRITES = {("post", "/api/v1/clubs"), ("post", "/api/v1/clubs/{club_id}/matches")}
+
+
+def test_club_changes_need_the_admin_key_and_the_rest_do_not(document):
+    scheme = document["components"]["securitySchemes"]["adminKey"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+    clubs = [(method, path, operation) for path, item in document["paths"].items()
+             if path.startswith("/api/v1/clubs") for method, operation in item.items()]
+    assert len(clubs) >= 15
+    for method, path, operation in clubs:
+        write = method != "get" and (method, path) not in OPEN_CLUB_WRITES
+        assert (operation.get("security") == [{"adminKey": []}]) == write, (method, path)
+        if write:
+            assert {"401", "403", "404"} <= set(operation["responses"]), (method, path)
 
 
 def test_every_error_answer_has_the_error_shape(document):

@@ -69,11 +69,11 @@ def _results(club: Club, season: Season | None) -> list[tuple[Match, Any]]:
     """The season's finished club matches with their result rows, in the order they were played."""
     query = in_season(select(Match, ClubResult).join(ClubResult, ClubResult.match_id == Match.id)
                       .where(ClubResult.club_id == club.id, ClubResult.digest.is_not(None)), season)
-    return list(db.session.execute(query.order_by(ClubResult.day, Match.id)).tuples())
+    return list(db.session.execute(query.order_by(ClubResult.day, Match.id)))
 
 
 def _evenings(club: Club) -> dict[Any, str]:
-    return dict(db.session.execute(select(Evening.day, Evening.name).where(Evening.club_id == club.id)).tuples().all())
+    return dict(db.session.execute(select(Evening.day, Evening.name).where(Evening.club_id == club.id)).all())
 
 
 MATCH_HEADER = ["day", "evening", "game", "match", "hands", "seat", "player_id", "player", "total", "place", "winner"]

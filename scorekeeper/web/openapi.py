@@ -15,6 +15,7 @@ from flask import Blueprint, jsonify
 
 from ..backup import FORMAT, FORMAT_VERSION
 from ..receipts import KEY_MAX
+from . import club_openapi
 from .api_schemas import SCHEMAS, Schema, integer, ref
 
 bp = Blueprint("openapi", __name__, url_prefix="/api/v1")
@@ -226,14 +227,15 @@ def document() -> Schema:
                            "not have answers 405 in that shape too. Writes to hands take an `Idempotency-Key` "
                            "header that makes them safe to send again after a lost answer.",
         },
-        "tags": [{"name": "matches"}],
-        "paths": paths(),
+        "tags": [{"name": "matches"}, {"name": "clubs"}],
+        "paths": {**paths(), **club_openapi.paths()},
         "components": {
-            "schemas": SCHEMAS,
+            "schemas": {**SCHEMAS, **club_openapi.SCHEMAS},
             "responses": {status: {"description": text, "content": {JSON: {"schema": ref("Error")}}}
                           | ({"headers": RETRY_AFTER} if status in ("429", "503") else {})
                           for status, text in ERRORS.items()},
             "parameters": {
+                **club_openapi.PARAMETERS,
                 "MatchId": {"name": "public_id", "in": "path", "required": True, "schema": {"type": "string"},
                             "description": "The match id given at creation."},
                 "HandNumber": {"name": "number", "in": "path", "required": True, "schema": integer(1),
@@ -246,7 +248,8 @@ def document() -> Schema:
                                    "with the same request, the write is made once. Visible ASCII, no spaces."},
             },
             "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer",
-                                            "description": "The match's edit key, given at creation."}},
+                                            "description": "The match's edit key, given at creation."},
+                                **club_openapi.SECURITY},
         },
     }
 

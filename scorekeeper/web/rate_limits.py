@@ -1,4 +1,4 @@
-"""Rate limits: how often one address may make matches, restore backups, print PDFs or send wrong edit keys.
+"""Rate limits: how often one address may make matches or clubs, restore backups, print PDFs or send wrong keys.
 
 Flask-Limiter keeps the counts: in memory by default (one process, a laptop), or in Redis when
 RATELIMIT_STORAGE_URI names one, so that every worker and every server of a club count together.
@@ -47,11 +47,19 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
     "pages.new_match": ("RATELIMIT_NEW_MATCHES", "new-match", made),
     "api.restore": ("RATELIMIT_RESTORES", "restore", made),
     "archive.restore": ("RATELIMIT_RESTORES", "restore", made),
+    "club_api.create_club": ("RATELIMIT_NEW_CLUBS", "new-club", made),
+    "clubs.new_club": ("RATELIMIT_NEW_CLUBS", "new-club", made),
+    "club_api.start_match": ("RATELIMIT_NEW_MATCHES", "new-match", made),
+    "clubs.new_match": ("RATELIMIT_NEW_MATCHES", "new-match", made),
     "sheets.match_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "sheets.blank_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
 }
 # Endpoints whose 403 means "that edit key is not this match's", and the limits of those 403s.
-KEY_CHECKS = frozenset({"api.record", "api.correct", "api.undo", "api.rotate_key", "pages.join"})
+KEY_CHECKS = frozenset({"api.record", "api.correct", "api.undo", "api.rotate_key", "pages.join",
+                        # a club's admin key, counted per club as an edit key is per match
+                        "club_api.rotate_club_key", "club_api.set_rules", "club_api.add_season",
+                        "club_api.name_evening", "club_api.add_player", "club_api.rename_player",
+                        "club_api.merge_player", "clubs.join"})
 WRONG_KEYS = ("RATELIMIT_WRONG_KEYS", "RATELIMIT_WRONG_KEYS_PER_MATCH")  # per address, per match
 
 
@@ -77,7 +85,7 @@ def count_wrong_key(response: Response) -> Response:
     """Count a refused edit key against its address and its match; over either limit, answer 429."""
     if response.status_code != 403 or request.endpoint not in KEY_CHECKS:
         return response
-    public_id = (request.view_args or {}).get("public_id", "")
+    public_id = (request.view_args or {}).get("public_id") or (request.view_args or {}).get("club_id", "")
     per_address, per_match = (current_app.config[setting] for setting in WRONG_KEYS)
     seconds = hit([(per_address, "wrong-key-address", get_remote_address()),
                    (per_match, "wrong-key-match", public_id)])

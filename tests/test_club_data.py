@@ -1,0 +1,223 @@
+"""The club's data: the migration carries old matches over, the roster's rules, results written with every write.
+
+Runs on SQLite files and on PostgreSQL (SCOREKEEPER_TEST_DATABASE_URL), like the rest of the suite.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import MetaData, insert, select
+
+from scorekeeper import club_results, clubs, matches
+from scorekeeper.app import create_app
+from scorekeeper.db import db
+from scorekeeper.games import InvalidHand
+from scorekeeper.models import ClubResult, Match
+
+BEFORE_CLUBS = "eb52132606c2"
+FOUR = ["Ann", "Bob", "Cid", "Dee"]
+QUICK = {"target": 2}  # a Kozyol series that one deal ends
+TEAM_1_LOSES, TEAM_0_LOSES = {"points": [100, 20]}, {"points": [20, 100]}
+
+
+# -- helpers shared with test_club_api.py -----------------------------------------------------------
+
+
+def club_match(club: Any, players: list[str] = FOUR, *deals: dict[str, Any]) -> Match:
+    """A quick Kozyol match of the club with these deals played; returns it (finished after one deal)."""
+    match, _key = clubs.start_match(club, "kozyol", players, QUICK)
+    for deal in deals:
+        match, _played = matches.record(match.public_id, deal)
+    return match
+
+
+def result_of(match: Match) -> ClubResult | None:
+    db.session.expire_all()
+    return db.session.get(ClubResult, match.id)
+
+
+def standing(club: Any, season: Any = None) -> dict[str, dict[str, Any]]:
+    """Kozyol standings by player name: matches and goats."""
+    view = clubs.view(club, season)
+    if "kozyol" not in view.games:
+        return {}
+    return {view.names[row.player]: {"matches": row.matches, "goats": row.figures["goats"]}
+            for row in view.games["kozyol"].standings}
+
+
+# -- the migration ------------------------------------------------------------------------------------
+
+
+def test_the_migration_carries_matches_made_before_clubs_over_untouched(database_url: str):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url,
+                      "MIGRATE_ON_START": False, "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        upgrade(revision=BEFORE_CLUBS)
+        old = MetaData()
+        old.reflect(db.engine)
+        assert "club_id" not in old.tables["matches"].c
+        with db.engine.begin() as connection:
+            for number, (game, players, options) in enumerate([
+                    ("kozyol", FOUR, {"target": 12, "eggs_double_next": False, "six_for_zero_points": False,
+                                      "first_dealer": "Ann"}),
+                    ("barbu", FOUR, {"first_declarer": "Cid", "domino_scores": [45, 20, 5, -5],
+                                     "enforce_declarer_doubles": True})], 1):
+                connection.execute(insert(old.tables["matches"]).values(
+                    id=number, public_id=f"old-match-{number}", game=game, players=players, options=options,
+                    version=2, edit_key_hash="0" * 64, language=None, created_at=date(2026, 1, number),
+                    updated_at=date(2026, 1, number)))
+            entry = {"points": [75, 45], "tricks": None, "trump_suit": None, "last_trick": None}
+            connection.execute(insert(old.tables["hands"]).values(id=1, match_id=1, number=1, entry=entry,
+                                                                  created_at=date(2026, 1, 1),
+                                                                  updated_at=date(2026, 1, 1)))
+            connection.execute(insert(old.tables["hand_changes"]).values(
+                id=1, match_id=1, number=1, action="record", before=None, after=entry, source="api",
+                at=date(2026, 1, 1)))
+        before = snapshot(old)
+
+        upgrade()
+        assert snapshot(old) == before  # every column of every row as it was, hands and history too
+        new = MetaData()
+        new.reflect(db.engine)
+        with db.engine.connect() as connection:
+            rows = connection.execute(select(new.tables["matches"].c.club_id, new.tables["matches"].c.seat_ids))
+            assert list(rows) == [(None, None), (None, None)]  # club-less
+            assert connection.execute(select(new.tables["club_results"])).all() == []
+        client = app.test_client()
+        assert client.get("/api/v1/matches/old-match-1").status_code == 200
+        assert len(client.get("/api/v1/matches/old-match-1").get_json()["hands"]) == 1
+
+        db.session.remove()  # a reading transaction left open would hold the table the downgrade alters
+        downgrade(revision=BEFORE_CLUBS)  # and back: the matches stay
+        assert snapshot(old) == before
+        upgrade()
+        assert snapshot(old) == before
+        db.session.remove()
+        db.engine.dispose()
+
+
+def snapshot(old: MetaData) -> dict[str, list[tuple]]:
+    """Every row of the tables as they were before clubs, in their old columns."""
+    with db.engine.connect() as connection:
+        return {name: [tuple(row) for row in connection.execute(select(*old.tables[name].c)
+                                                                .order_by(old.tables[name].c.id))]
+                for name in ("matches", "hands", "hand_changes", "receipts")}
+
+
+# -- the roster -------------------------------------------------------------------------------------------
+
+
+def test_a_name_already_on_the_roster_is_refused_whatever_its_case_accents_or_spaces(app: Flask):
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        for name in ("Zoé", "Ann\u00a0Lee"):
+            clubs.add_player(club, name)
+        for same in ("ZOE\u0301", "ann lee", " zoé "):
+            with pytest.raises(InvalidHand) as refused:
+                clubs.add_player(club, same)
+            assert "name" in refused.value.fields
+        for bad in ("", " ", "x" * 41, "tab\there", None, 7):
+            with pytest.raises(InvalidHand):
+                clubs.add_player(club, bad)
+        assert [player.name for player in clubs.roster(club)] == ["Ann\u00a0Lee", "Zoé"]
+        other, _key = clubs.create("Another club")
+        assert clubs.add_player(other, "zoe\u0301").name == "zoe\u0301"  # unique within a club only
+
+
+def test_renaming_keeps_the_players_results_and_refuses_another_players_name(app: Flask):
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        club_match(club, FOUR, TEAM_0_LOSES)
+        ann = next(player for player in clubs.roster(club) if player.name == "Ann")
+        with pytest.raises(InvalidHand):
+            clubs.rename_player(club, ann.id, "BOB")
+        clubs.rename_player(club, ann.id, "ANN")  # the same player, spelt anew
+        clubs.rename_player(club, ann.id, "Annie")
+        assert standing(club)["Annie"] == {"matches": 1, "goats": 1}
+        assert "Ann" not in standing(club)
+        club_match(club, ["annie", "Bob", "Cid", "Dee"], TEAM_0_LOSES)  # the new name finds her
+        assert standing(club)["Annie"] == {"matches": 2, "goats": 2}
+        with pytest.raises(matches.NotFound):
+            clubs.rename_player(club, 10**12, "Zed")
+
+
+def test_merging_moves_the_results_of_one_person_entered_twice(app: Flask):
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        club_match(club, FOUR, TEAM_0_LOSES)
+        club_match(club, ["Anne", "Bob", "Cid", "Dee"], TEAM_1_LOSES)
+        ids = {player.name: player.id for player in clubs.roster(club)}
+        with pytest.raises(InvalidHand) as refused:  # sat at the same match: two people
+            clubs.merge_players(club, ids["Ann"], ids["Bob"])
+        assert "into" in refused.value.fields
+        with pytest.raises(InvalidHand):
+            clubs.merge_players(club, ids["Ann"], ids["Ann"])
+        clubs.merge_players(club, ids["Ann"], ids["Anne"])
+        assert standing(club)["Ann"] == {"matches": 2, "goats": 1}
+        assert "Anne" not in standing(club) and "Anne" not in [p.name for p in clubs.roster(club)]
+        assert clubs.add_player(club, "Anne").id != ids["Anne"]  # the name is free again, for someone new
+        with pytest.raises(matches.NotFound):
+            clubs.merge_players(club, ids["Ann"], ids["Anne"])  # merged away already
+        assert {one.digest["seats"][0] for one in clubs.played(club, None)} == {ids["Ann"]}
+
+
+# -- results written with every write ------------------------------------------------------------------
+
+
+def test_the_result_row_follows_every_record_correction_and_undo(app: Flask):
+    with app.app_context():
+        club, _key = clubs.create("Sunday table", {"kozyol": QUICK})
+        match, _key = clubs.start_match(club, "kozyol", FOUR, None)
+        assert match.options["target"] == QUICK["target"]  # the house rules
+        row = result_of(match)
+        assert row is not None and row.digest is None and row.version == match.version == 1
+        match, _played = matches.record(match.public_id, TEAM_1_LOSES)
+        row = result_of(match)
+        assert row.digest["goat"] == 1 and row.version == match.version
+        assert row.day == club_results.day_of(match.created_at)
+        match, _played = matches.correct(match.public_id, 1, TEAM_0_LOSES)
+        assert result_of(match).digest["goat"] == 0 and result_of(match).version == match.version
+        match, _played = matches.undo(match.public_id, 1)
+        assert result_of(match).digest is None and result_of(match).version == match.version
+        assert clubs.played(club, None) == []
+        casual, _key = matches.create("kozyol", FOUR, QUICK)
+        matches.record(casual.public_id, TEAM_0_LOSES)
+        assert result_of(casual) is None and casual.club_id is None
+
+
+def test_a_correction_changes_the_cached_standings_at_once(app: Flask):
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        match = club_match(club, FOUR, TEAM_0_LOSES)
+        assert standing(club)["Ann"]["goats"] == 1
+        assert clubs.view(club, None) is clubs.view(club, None)  # kept while nothing changes
+        matches.correct(match.public_id, 1, TEAM_1_LOSES)
+        assert standing(club)["Ann"]["goats"] == 0 and standing(club)["Bob"]["goats"] == 1
+        clubs.set_rules(club, 1, None)  # a rule edit, too
+        assert all(row.ranked for row in clubs.view(club, None).games["kozyol"].standings)
+
+
+def test_seasons_and_evenings_group_the_matches_by_day(app: Flask):
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        match = club_match(club, FOUR, TEAM_0_LOSES)
+        today = club_results.day_of(match.created_at)
+        inside = clubs.add_season(club, "This year", today.replace(month=1, day=1), today.replace(month=12, day=31))
+        before = clubs.add_season(club, "Long ago", "2001-01-01", "2001-12-31")
+        assert [s.name for s in clubs.seasons(club)] == ["This year", "Long ago"]
+        assert standing(club, inside)["Ann"]["matches"] == 1 and standing(club, before) == {}
+        with pytest.raises(InvalidHand):
+            clubs.add_season(club, "Backwards", "2026-12-31", "2026-01-01")
+        with pytest.raises(InvalidHand):
+            clubs.add_season(club, "Bad day", "2026-02-30", "2026-03-01")
+        clubs.name_evening(club, today, "Friday night")
+        assert clubs.evenings(club) == [(today, "Friday night", [match])]
+        clubs.name_evening(club, today.isoformat(), "")
+        assert clubs.evenings(club, inside) == [(today, None, [match])] and clubs.evenings(club, before) == []
+        with pytest.raises(matches.NotFound):
+            clubs.season_of(club, "999999")
