@@ -1,8 +1,9 @@
 """Spreadsheets: a club season's matches, hands and standings, and one match's hands, as CSV.
 
 UTF-8 without a byte order mark, a header row, comma-separated, one row per player and match (or
-hand), so a spreadsheet opens it as is and a pivot table sums it. Text a spreadsheet would take for
-a formula (a name starting with =, +, - or @) is written with a leading apostrophe.
+hand), so a spreadsheet opens it as is and a pivot table sums it; a match is named by its link.
+Text a spreadsheet would take for a formula (a name starting with =, +, - or @) is written with a
+leading apostrophe.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from flask import Response
+from flask import Response, url_for
 from sqlalchemy import select
 
 from .. import matches
@@ -61,6 +62,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "club"
 
 
+def link(match: Match) -> str:
+    """The match's page, as a full link: a spreadsheet makes it clickable (a bare id may start with a dash)."""
+    return url_for("pages.match", public_id=match.public_id, _external=True)
+
+
 def club_file(club: Club, season: Season | None, what: str) -> str:
     return "-".join([slug(club.name), slug(season.name) if season else "all-time", what]) + ".csv"
 
@@ -88,7 +94,7 @@ def club_matches(club: Club, season: Season | None) -> Response:
         made = result.digest
         for seat, name in enumerate(match.players):
             player = now.get(made["seats"][seat], made["seats"][seat])
-            rows.append([result.day.isoformat(), evenings.get(result.day), match.game, match.public_id,
+            rows.append([result.day.isoformat(), evenings.get(result.day), match.game, link(match),
                          made["hands"], seat + 1, player, names.get(player, name), made["totals"][seat],
                          made["places"][seat], seat in made["winners"]])
     return spreadsheet(club_file(club, season, "matches"), MATCH_HEADER, rows)
@@ -105,7 +111,7 @@ def hand_rows(match: Match, day: str) -> list[list[Any]]:
         after = played.side_totals(hand)
         for side, names in enumerate(played.sides):
             for name in names:
-                rows.append([day, match.game, match.public_id, hand["number"], hand["dealer"], name,
+                rows.append([day, match.game, link(match), hand["number"], hand["dealer"], name,
                              after[side] - before[side], after[side]])
         before = after
     return rows
