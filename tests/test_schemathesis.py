@@ -69,8 +69,9 @@ def statuses(request) -> Iterator[Counter[int]]:
     print(f"\n{request.node.name}: {sum(seen.values())} requests, statuses {dict(sorted(seen.items()))}")
 
 
-# The real matches of the running test, for the case hook below.
+# The real matches and the real club of the running test, for the case hook below.
 TABLES: list[dict[str, Any]] = []
+CLUBS: list[dict[str, Any]] = []
 
 
 @pytest.fixture
@@ -85,8 +86,16 @@ def tables(app: Flask) -> Iterator[list[dict[str, Any]]]:
             assert client.post(f"/api/v1/matches/{table['id']}/hands", json=hand,
                                headers=bearer(table["key"])).status_code == 201
         TABLES.append(table)
+    club = client.post("/api/v1/clubs", json={"name": "Sunday table"}).get_json()
+    for game, (_options, players) in GAMES.items():  # a match of the club too: its roster and results
+        started = client.post(f"/api/v1/clubs/{club['id']}/matches", json={"game": game, "players": players})
+        assert started.status_code == 201, started.get_json()
+    CLUBS.append({"id": club["id"], "key": club["admin_key"], "players": [p["id"] for p in
+                                                                         client.get(f"/api/v1/clubs/{club['id']}")
+                                                                         .get_json()["players"]]})
     yield TABLES
     TABLES.clear()
+    CLUBS.clear()
 
 
 # The document is built from code alone, so it is loaded once here; the app (a fresh database per
@@ -105,10 +114,25 @@ AIM = st.fixed_dictionaries({
 
 @schema.hook
 def flatmap_case(context, case):
-    """About half the cases aim at a real match: its id, maybe a hand it has, its key, a legal entry."""
+    """About half the cases aim at a real match (its id, maybe a hand it has, its key, a legal entry) or club."""
+    if "club_id" in case.path_parameters:
+        return st.one_of(st.just(case), AIM.map(lambda aim: aimed_at_club(case, **aim)))
     if "public_id" not in case.path_parameters:
         return st.just(case)
     return st.one_of(st.just(case), AIM.map(lambda aim: aimed(case, **aim)))
+
+
+def aimed_at_club(case, table: int, hand: bool, key: bool, legal: bool):  # noqa: ARG001
+    """The real club's id, maybe one of its players, maybe its admin key."""
+    if not CLUBS:
+        return case
+    club = CLUBS[0]
+    case.path_parameters["club_id"] = club["id"]
+    if hand and "player_id" in case.path_parameters:
+        case.path_parameters["player_id"] = club["players"][table % len(club["players"])]
+    if key:
+        case.headers = {**(case.headers or {}), "X-Real-Key": club["key"]}
+    return case
 
 
 def aimed(case, table: int, hand: bool, key: bool, legal: bool):
@@ -137,6 +161,10 @@ def test_every_operation_answers_as_documented(case, app, tables, statuses):
     headers = None if key is None else {"Authorization": f"Bearer {key}"}
     response = case.call_and_validate(headers=headers, checks=CHECKS, app=app)
     statuses[response.status_code] += 1
+    if key and response.status_code < 300 and "club_id" in case.path_parameters:  # keep up with the club's key
+        if case.path.endswith("/key"):
+            CLUBS[0]["key"] = response.json()["admin_key"]
+        return
     if key and response.status_code < 300:  # keep up with the match: its key and its hands
         match = next(table for table in tables if table["id"] == case.path_parameters["public_id"])
         if case.path.endswith("/key"):
