@@ -16,16 +16,18 @@ from cachetools import LRUCache
 from sqlalchemy import select
 
 from .club import ratings as club_ratings, standings as club_standings, stats as club_stats
-from .club.digest import Played
-from .club_results import played, resolver, stamp
+from .club.digest import Played, in_order
+from .club_results import in_season, resolver, stamp
 from .db import db
 from .games import GAMES
-from .models import Club, ClubPlayer, Season
+from .models import Club, ClubPlayer, ClubResult, Match, Season
 
 FIGURES_CACHED = 64
 PLAYED_CACHED = 4  # a big club's digests weigh megabytes: keep only the few seasons being looked at
 _cache: LRUCache = LRUCache(maxsize=FIGURES_CACHED)
 _played: LRUCache = LRUCache(maxsize=PLAYED_CACHED)
+_digests: LRUCache = LRUCache(maxsize=PLAYED_CACHED)  # (club, season) -> {match row id: (version, id, day, digest)}
+BATCH = 500
 _lock = threading.Lock()
 T = TypeVar("T")
 
@@ -63,8 +65,38 @@ def cached(club: Club, season: Season | None, what: tuple[Any, ...], compute: Ca
 
 
 def finished(club: Club, season: Season | None) -> list[Played]:
-    """club_results.played() of the whole season, kept per club stamp for the figures computed from it."""
-    return cached(club, season, ("played",), lambda: played(club, season), _played)
+    """club_results.played() of the whole season, kept per club stamp for the figures computed from it.
+
+    After a write only the digests whose match version moved are read again (one indexed read of
+    ids and versions, then those rows): a new result in a big club costs its own row, not all of them.
+    """
+    def compute() -> list[Played]:
+        where = (club.public_id, None if season is None else season.id)  # ids are reused by other databases
+        with _lock:
+            kept = dict(_digests.get(where, {}))
+        versions = dict(db.session.execute(in_season(
+            select(ClubResult.match_id, ClubResult.version)
+            .where(ClubResult.club_id == club.id, ClubResult.digest.is_not(None)), season)).all())
+        fresh = {match: kept[match] for match, version in versions.items() if match in kept
+                 and kept[match][0] == version}
+        changed = [match for match in versions if match not in fresh]
+        query = select(ClubResult.match_id, ClubResult.version, Match.public_id, ClubResult.day, ClubResult.digest) \
+            .join(Match, Match.id == ClubResult.match_id).where(ClubResult.digest.is_not(None))
+        if len(changed) > len(versions) // 2:  # the first read, or most changed: all of the season at once
+            batches = [in_season(query.where(ClubResult.club_id == club.id), season)]
+        else:
+            batches = [query.where(ClubResult.match_id.in_(changed[at:at + BATCH]))
+                       for at in range(0, len(changed), BATCH)]
+        for batch in batches:
+            for match, version, public_id, day, made in db.session.execute(batch):
+                if match in versions:
+                    fresh[match] = (version, public_id, day, made)
+        with _lock:
+            _digests[where] = fresh
+        now = resolver(club)
+        return in_order(Played(public_id, day, {**made, "seats": [now.get(seat, seat) for seat in made["seats"]]})
+                        for _version, public_id, day, made in fresh.values())
+    return cached(club, season, ("played",), compute, _played)
 
 
 def names(club: Club) -> dict[int, str]:

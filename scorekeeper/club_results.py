@@ -49,7 +49,7 @@ def keep(match: Match, played: Replay) -> None:
 class Stamp(NamedTuple):
     """Everything a club's figures depend on: its own version, and how many matches it has at which versions."""
 
-    club: int
+    club: str  # its public id: unique across databases, where row ids are not (tests, restored copies)
     version: int
     matches: int
     match_versions: int
@@ -60,7 +60,7 @@ def stamp(club: Club) -> Stamp:
     count, total = db.session.execute(
         select(func.count(), func.coalesce(func.sum(ClubResult.version), 0)).where(ClubResult.club_id == club.id)
     ).one()
-    return Stamp(club.id, club.version, int(count), int(total))
+    return Stamp(club.public_id, club.version, int(count), int(total))
 
 
 def resolver(club: Club) -> dict[int, int]:

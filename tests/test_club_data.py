@@ -200,6 +200,10 @@ def test_a_correction_changes_the_cached_standings_at_once(app: Flask):
         assert standing(club)["Ann"]["goats"] == 0 and standing(club)["Bob"]["goats"] == 1
         clubs.set_rules(club, 1, None)  # a rule edit, too
         assert all(row.ranked for row in clubs.view(club, None).games["kozyol"].standings)
+        other = club_match(club, ["Ann", "Eve", "Cid", "Dee"], TEAM_1_LOSES)  # only the new digest is read
+        assert standing(club)["Eve"] == {"matches": 1, "goats": 1}
+        matches.undo(other.public_id, 1)
+        assert "Eve" not in standing(club) and standing(club)["Bob"]["goats"] == 1
 
 
 def test_seasons_and_evenings_group_the_matches_by_day(app: Flask):
