@@ -36,6 +36,8 @@ function kind(request) {
   if (request.method !== "GET" || !within(url)) { return null; }
   var path = url.pathname.slice(SCOPE.pathname.length);
   if (path.indexOf("api/") === 0 || /\.pdf$/.test(path) || path === "sw.js") { return null; }
+  // A live redraw wants the page as it is now: a copy kept earlier would take the page back in time.
+  if (request.headers.get("X-Live-Redraw")) { return null; }
   if (path.indexOf("static/") === 0 || request.destination === "image") { return FILES; }  // and the QR codes
   var accept = request.headers.get("Accept") || "";
   return request.mode === "navigate" || accept.indexOf("text/html") >= 0 ? PAGES : null;

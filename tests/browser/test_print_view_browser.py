@@ -54,10 +54,7 @@ def test_a_blank_sheet_on_a_phone_too_and_a_computer_sees_no_notice(phone, brows
     in_view(page, page.get_by_role("link", name="Download PDF"))
     expect(page.get_by_role("link", name="Back to the start")).to_have_attribute("href", "/")
     computer = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server)
-    try:
-        wide = computer.new_page()
-        wide.goto("/sheets/kozyol")
-        expect(wide.get_by_role("link", name="Download PDF")).to_be_visible()
-        expect(wide.get_by_role("note")).to_be_hidden()
-    finally:
-        computer.close()
+    wide = computer.new_page()  # closed with the browser, after the test
+    wide.goto("/sheets/kozyol")
+    expect(wide.get_by_role("link", name="Download PDF")).to_be_visible()
+    expect(wide.get_by_role("note")).to_be_hidden()
