@@ -172,7 +172,8 @@ def bulk_matches(flask_app, club_public_id: str, roster: dict[int, str], count: 
                     rows[2].append({"match_id": match_id, "number": number, "action": "record", "before": None,
                                     "after": entry, "source": "bench", "at": at})
                 rows[3].append({"match_id": match_id, "club_id": club_id, "game": template.game, "day": at.date(),
-                                "version": version, "digest": json.dumps({**template.digest, "seats": seats})})
+                                "version": version, "changed": match_id,
+                                "digest": json.dumps({**template.digest, "seats": seats})})
             with engine.begin() as conn:
                 for table, chunk in zip(tables, rows):
                     conn.execute(insert(table), chunk)

@@ -2,7 +2,7 @@
 
 The row holds the digest of the finished match (None while it is played) and the match's version,
 so that standings, statistics and ratings read digests instead of replaying hands, and a cached
-figure knows when any match of its club changed: the sum of the versions grows with every write.
+figure knows when any match of its club changed: every write takes the club's next write number.
 """
 
 from __future__ import annotations
@@ -33,34 +33,45 @@ def day_of(moment: datetime) -> date:
 def keep(match: Match, played: Replay) -> None:
     """Write the club match's row (digest when finished, else None) with its version: one indexed upsert.
 
-    Call after the match's write is flushed (its version raised), before the commit. A casual match
-    writes nothing.
+    The row also takes the club's next write number (``changed``: one more than the club's highest,
+    read through the (club_id, changed) index in the same statement), so the club's stamp is one
+    index lookup. Call after the match's write is flushed (its version raised), before the commit.
+    A casual match writes nothing.
     """
     if match.club_id is None:
         return
+    latest = (select(func.coalesce(func.max(ClubResult.changed), 0) + 1)
+              .where(ClubResult.club_id == match.club_id).scalar_subquery())
     row: dict[str, Any] = {"match_id": match.id, "club_id": match.club_id, "game": match.game,
-                           "day": day_of(match.created_at), "version": match.version,
+                           "day": day_of(match.created_at), "version": match.version, "changed": latest,
                            "digest": digest(match.game, list(match.seat_ids or []), played)}
     upsert = UPSERTS[db.session.get_bind().dialect.name](ClubResult.__table__).values(**row)
     db.session.execute(upsert.on_conflict_do_update(
-        index_elements=["match_id"], set_={"version": upsert.excluded.version, "digest": upsert.excluded.digest}))
+        index_elements=["match_id"], set_={"version": upsert.excluded.version, "digest": upsert.excluded.digest,
+                                           "changed": upsert.excluded.changed}))
 
 
 class Stamp(NamedTuple):
-    """Everything a club's figures depend on: its own version, and how many matches it has at which versions."""
+    """Everything a club's figures depend on: its own version, and the last write to one of its matches."""
 
     club: str  # its public id: unique across databases, where row ids are not (tests, restored copies)
     version: int
-    matches: int
-    match_versions: int
+    changed: int
+    at_changed: int
 
 
 def stamp(club: Club) -> Stamp:
-    """The club's stamp now (one indexed aggregate): any write to the club or one of its matches changes it."""
-    count, total = db.session.execute(
-        select(func.count(), func.coalesce(func.sum(ClubResult.version), 0)).where(ClubResult.club_id == club.id)
-    ).one()
-    return Stamp(club.public_id, club.version, int(count), int(total))
+    """The club's stamp now: any write to the club or one of its matches changes it.
+
+    Two index lookups whatever the club's size: its highest write number, and how many rows hold it.
+    Two writes that commit at once on PostgreSQL can both take the same number; the second still
+    changes the count of rows that hold it.
+    """
+    highest = (select(func.max(ClubResult.changed)).where(ClubResult.club_id == club.id).scalar_subquery())
+    changed, count = db.session.execute(
+        select(func.coalesce(func.max(ClubResult.changed), 0), func.count())
+        .where(ClubResult.club_id == club.id, ClubResult.changed == highest)).one()
+    return Stamp(club.public_id, club.version, int(changed), int(count))
 
 
 def resolver(club: Club) -> dict[int, int]:

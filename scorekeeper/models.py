@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, Date, DateTime, ForeignKey, Index, LargeBinary, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Date, DateTime, ForeignKey, Index, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import db
@@ -163,8 +163,10 @@ class ClubResult(db.Model):
     """
 
     __tablename__ = "club_results"
-    # A club's results of a season are one range read of this index.
-    __table_args__ = (Index("ix_club_results_club_day", "club_id", "day"),)
+    # A club's results of a season are one range read of the first index,
+    # and its latest write one lookup of the second.
+    __table_args__ = (Index("ix_club_results_club_day", "club_id", "day"),
+                      Index("ix_club_results_club_changed", "club_id", "changed"))
 
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True,
                                           autoincrement=False)
@@ -172,4 +174,5 @@ class ClubResult(db.Model):
     game: Mapped[str] = mapped_column(String(16))
     day: Mapped[date] = mapped_column(Date)
     version: Mapped[int]
+    changed: Mapped[int] = mapped_column(BigInteger, default=0)  # the club's write number of the last write
     digest: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)

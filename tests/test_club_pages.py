@@ -103,15 +103,6 @@ def barbu_match(app: Flask, client: FlaskClient, club: str, seed: int = 1) -> st
     return public_id
 
 
-@pytest.fixture(autouse=True)
-def fresh_figures() -> None:
-    """Each test's database starts its ids again: figures kept in this process from another test must go."""
-    from scorekeeper import club_figures
-
-    club_figures._cache.clear()
-    club_figures._played.clear()
-
-
 @pytest.fixture
 def club(client: FlaskClient) -> str:
     made = new_club(client)

@@ -74,6 +74,7 @@ def upgrade():
     sa.Column('game', sa.String(length=16), nullable=False),
     sa.Column('day', sa.Date(), nullable=False),
     sa.Column('version', sa.Integer(), nullable=False),
+    sa.Column('changed', sa.BigInteger(), nullable=False),
     sa.Column('digest', sa.JSON(none_as_null=True), nullable=True),
     sa.ForeignKeyConstraint(['club_id'], ['clubs.id'], ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['match_id'], ['matches.id'], ondelete='CASCADE'),
@@ -81,6 +82,7 @@ def upgrade():
     )
     with op.batch_alter_table('club_results', schema=None) as batch_op:
         batch_op.create_index('ix_club_results_club_day', ['club_id', 'day'], unique=False)
+        batch_op.create_index('ix_club_results_club_changed', ['club_id', 'changed'], unique=False)
 
     # Existing matches stay as they are, club-less (NULL in both new columns). On SQLite the columns
     # are added in place: rebuilding the table (batch mode) would drop it, and with foreign keys on
@@ -105,6 +107,7 @@ def downgrade():
     op.drop_column('matches', 'club_id')
 
     with op.batch_alter_table('club_results', schema=None) as batch_op:
+        batch_op.drop_index('ix_club_results_club_changed')
         batch_op.drop_index('ix_club_results_club_day')
 
     op.drop_table('club_results')
