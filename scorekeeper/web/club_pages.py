@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import segno
-from flask import Blueprint, Response, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import format_decimal, get_locale, gettext as _
 
 from .. import club_figures, clubs, matches
@@ -22,6 +20,7 @@ from . import club_phone, phone, sheets
 from .club_forms import NewClubForm, club_match_form
 from .page_cache import PageCache
 from .registered_games import GAME_PAGES
+from .table import qr_code
 
 bp = Blueprint("clubs", __name__)
 GAME = f"<any({', '.join(GAMES)}):game>"
@@ -150,11 +149,7 @@ def qr(public_id: str, kind: str):
         link = url_for("clubs.join", public_id=public_id, key=key, _external=True)
     else:
         link = url_for("clubs.club", public_id=public_id, _external=True)
-    out = io.BytesIO()
-    segno.make(link, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False, dark="#000", light="#fff")
-    response = Response(out.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "private, no-store" if kind == "admin" else "public, max-age=3600"
-    return response
+    return qr_code(link, holds_key=kind == "admin")
 
 
 @bp.get("/c/<public_id>/admin/<key>")

@@ -53,11 +53,15 @@ def qr(public_id: str, kind: str):
         link = url_for("pages.join", public_id=public_id, key=key, _external=True)
     else:
         link = url_for("pages.match", public_id=public_id, _external=True)
+    return qr_code(link, holds_key=kind == "edit")
+
+
+def qr_code(link: str, holds_key: bool) -> Response:
+    """A link as a QR code (SVG); one that holds a key is never kept in a shared cache."""
     out = io.BytesIO()
     segno.make(link, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False, dark="#000", light="#fff")
     response = Response(out.getvalue(), mimetype="image/svg+xml")
-    # An edit QR holds a key: never keep it in a shared cache.
-    response.headers["Cache-Control"] = "private, no-store" if kind == "edit" else "public, max-age=3600"
+    response.headers["Cache-Control"] = "private, no-store" if holds_key else "public, max-age=3600"
     return response
 
 
