@@ -59,7 +59,7 @@ def test_a_club_is_made_read_and_run_with_its_admin_key(client: FlaskClient, doc
     check_answer(document, f"{API}/clubs", "POST", made)
     club = made.get_json()
     assert club["name"] == "Sunday table" and club["house_rules"]["hearts"]["target"] == 50
-    assert club["admin_url"].endswith(f"/c/{club['id']}/admin/{club['admin_key']}")
+    assert club["admin_url"].endswith(f"/c/{club['id']}/join/{club['admin_key']}")
     key, url = bearer(club["admin_key"]), f"{API}/clubs/{club['id']}"
     added = client.post(f"{url}/players", json={"name": "Ann"}, headers=key)
     check_answer(document, f"{CLUB}/players", "POST", added)

@@ -119,7 +119,7 @@ def test_a_new_club_shows_both_links_with_qr_codes(client: FlaskClient):
     assert form.status_code == 200 and 'id="name"' in form.text
     made = new_club(client, "Barbu du dimanche")
     page = client.get(f"/c/{made}/share").text
-    assert f"/c/{made}/admin/" in page and f'value="http://localhost/c/{made}"' in page
+    assert f"/c/{made}/join/" in page and f'value="http://localhost/c/{made}"' in page
     assert "Keep the admin link for yourself" in page
     for kind in ("club", "admin"):
         qr = client.get(f"/c/{made}/qr/{kind}.svg")
@@ -154,7 +154,7 @@ def test_a_member_sees_the_club_but_cannot_run_it(app: Flask, client: FlaskClien
     refused = member.get(f"/c/{club}/admin")
     assert refused.status_code == 403 and "Only phones that opened the club's admin link" in seen(refused.text)
     assert member.get(f"/c/{club}/qr/admin.svg").status_code == 403
-    assert "/admin/" not in member.get(f"/c/{club}/share").text  # no admin link shown to a member
+    assert "/join/" not in member.get(f"/c/{club}/share").text  # no admin link shown to a member
     token = csrf_token(member, "/clubs/new")
     for action, form in (("players", "add"), ("rename", "rename"), ("merge", "merge"), ("ranking", "ranking"),
                          ("rules/kozyol", "kozyol"), ("seasons", "season"), ("evenings", "evening")):
@@ -168,7 +168,7 @@ def test_the_admin_link_makes_a_phone_an_admin_and_a_wrong_one_is_refused(app: F
     link = re.search(r'id="admin-link" class="copy" readonly value="http://localhost([^"]+)"',
                      client.get(f"/c/{club}/share").text).group(1)
     other = app.test_client()
-    wrong = other.get(f"/c/{club}/admin/not-the-key")
+    wrong = other.get(f"/c/{club}/join/not-the-key")
     assert wrong.status_code == 403 and "This admin link no longer works" in seen(wrong.text)
     joined = other.get(link)
     assert joined.status_code == 302 and joined.headers["Location"] == f"/c/{club}/admin"
@@ -318,7 +318,7 @@ def test_no_form_of_the_club_fails_on_junk(client: FlaskClient, club: str, junk:
         answer = client.post(url, data=data)
         assert answer.status_code < 500, (url, answer.status_code)
     for url in (f"/c/{club}?season={junk}", f"/c/{club}/players/1?vs={junk}&season={junk}",
-                f"/c/{club}/standings.pdf?season={junk}", f"/c/{club}/admin/{junk or 'k'}"):
+                f"/c/{club}/standings.pdf?season={junk}", f"/c/{club}/join/{junk or 'k'}"):
         assert client.get(url).status_code < 500, url
 
 
@@ -359,10 +359,10 @@ def test_standings_with_ratings_beside_them_and_the_partnerships(client: FlaskCl
     page = client.get(f"/c/{club}").text
     table = re.search(r'aria-labelledby="standings-kozyol">(.*?)</table>', page, re.S).group(1)
     rows = [seen(row) for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)]
-    assert rows[0] == "Place Player Matches Goats Goats with eggs Deals won Rating"
-    assert rows[1].startswith("1 Ann 2 0 0 2 ") and rows[2].startswith("1 Cid 2 0 0 2 ")
+    assert rows[0] == "Place Player Matches Goats per match Goats Goats with eggs Deals won Rating"
+    assert rows[1].startswith("1 Ann 2 0.0 0 0 2 ") and rows[2].startswith("1 Cid 2 0.0 0 0 2 ")
     assert {rows[3].split()[1], rows[4].split()[1]} == {"Bob", "Dee"}
-    assert all(len(row.split()) == 7 for row in rows[1:]), "a rating beside every place"
+    assert all(len(row.split()) == 8 for row in rows[1:]), "a rating beside every place"
     partners = seen(re.search(r'aria-labelledby="partners-kozyol">(.*?)</table>', page, re.S).group(1))
     assert "Ann & Cid 2 0 0" in partners
     assert "Standings as PDF" in seen(page)
@@ -380,7 +380,7 @@ def test_a_corrected_match_changes_the_kept_standings(client: FlaskClient, club:
 
     def goats() -> dict[str, str]:
         table = re.search(r'aria-labelledby="standings-kozyol">(.*?)</table>', client.get(f"/c/{club}").text, re.S)
-        return {cells[1]: cells[3] for cells in (seen(row).split() for row in
+        return {cells[1]: cells[4] for cells in (seen(row).split() for row in
                                                  re.findall(r"<tr[^>]*>(.*?)</tr>", table.group(1), re.S)[1:])}
 
     assert goats() == {"Ann": "0", "Cid": "0", "Bob": "1", "Dee": "1"}
@@ -453,7 +453,7 @@ def test_the_standings_pdf_holds_the_page_figures(app: Flask, client: FlaskClien
                   "Ann & Cid", "Goats with eggs"):
         assert words in printed, words
     kozyol = printed[printed.index("Kozyol"):]
-    assert re.search(r"1\s+Ann\s+1\s+0\s+0\s+1\s+-?\d+\.\d", kozyol)
+    assert re.search(r"1\s+Ann\s+1\s+0\.0\s+0\s+0\s+1\s+-?\d+\.\d", kozyol)
     # The same figures as the page: every Barbu total of the page is on paper.
     page = client.get(f"/c/{club}").text
     barbu = re.search(r'aria-labelledby="standings-barbu">(.*?)</table>', page, re.S).group(1)

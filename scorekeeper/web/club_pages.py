@@ -31,7 +31,8 @@ PAGES = PageCache()  # club and player pages, per club stamp (see kept)
 # What a standings table shows per game, beside the player and the matches played (the engine's figures).
 COLUMNS = {
     "barbu": [("average", N_("Average")), ("total", N_("Total")), ("wins", N_("Wins"))],
-    "kozyol": [("goats", N_("Goats")), ("goats_with_eggs", N_("Goats with eggs")), ("deals_won", N_("Deals won"))],
+    "kozyol": [("goats_per_match", N_("Goats per match")), ("goats", N_("Goats")),
+              ("goats_with_eggs", N_("Goats with eggs")), ("deals_won", N_("Deals won"))],
     "hearts": [("wins", N_("Wins")), ("average_place", N_("Average place"))],
 }
 
@@ -152,7 +153,7 @@ def qr(public_id: str, kind: str):
     return qr_code(link, holds_key=kind == "admin")
 
 
-@bp.get("/c/<public_id>/admin/<key>")
+@bp.get("/c/<public_id>/join/<key>")  # not under /admin/: its forms' addresses must never read as a key
 def join(public_id: str, key: str):
     """Keep the admin key from a shared link on this phone, then drop it from the address bar."""
     found = club_phone.club_or_404(public_id)

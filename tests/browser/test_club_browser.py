@@ -51,7 +51,7 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
     tap(organiser.get_by_role("button", name="Start the club"))
     expect(organiser.get_by_role("heading", name="Links of Friday Kozyol")).to_be_visible()
     club_link = organiser.locator("#club-link").input_value()
-    assert "/admin/" in organiser.locator("#admin-link").input_value()
+    assert "/join/" in organiser.locator("#admin-link").input_value()
     expect(organiser.get_by_role("img", name="QR code of the admin link")).to_be_visible()
     screenshot(organiser, "links")
 
@@ -104,10 +104,10 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
     table = member.get_by_role("region", name="Kozyol")
     expect(table).to_be_visible()
     rows = [" ".join(row.split()) for row in table.locator("tbody tr").all_inner_texts()]
-    assert rows[0].startswith("1 Eve 1 0 0 1 "), rows
-    goats = {row.split()[1]: row.split()[3] for row in rows}
+    assert rows[0].startswith("1 Eve 1 0.0 0 0 1 "), rows
+    goats = {row.split()[1]: row.split()[4] for row in rows}
     assert goats == {"Ann": "1", "Bob": "1", "Cid": "1", "Dee": "1", "Eve": "0"}, rows
-    assert all(len(row.split()) == 7 for row in rows), "a rating beside every place"
+    assert all(len(row.split()) == 8 for row in rows), "a rating beside every place"
     expect(member.get_by_role("region", name="Partnerships")).to_contain_text("Ann & Cid")
     expect(member.get_by_role("heading", name="Evenings")).to_be_visible()
     screenshot(member, "season")
