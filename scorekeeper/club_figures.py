@@ -116,14 +116,19 @@ def by_game(all_played: list[Played]) -> dict[str, list[Played]]:
 
 
 def view(club: Club, season: Season | None) -> ClubView:
-    """Standings, ratings and partnerships per game for the season (None: all time), cached."""
+    """Standings and partnerships per game for the season (None: all time), cached.
+
+    Ratings beside them come from every finished match of the club: a rating is a player's strength
+    now, from all their history, and does not start again with a season.
+    """
     def compute() -> ClubView:
         games = {}
+        every = by_game(finished(club, None)) if season is not None else None
         for slug, these in by_game(finished(club, season)).items():
             games[slug] = GameView(
                 matches=len(these),
                 standings=club_standings.standings(slug, these, club.min_matches),
-                ratings=club_ratings.ratings(slug, these),
+                ratings=club_ratings.ratings(slug, these if every is None else every[slug]),
                 partnerships=club_standings.partnerships(these) if slug == "kozyol" else [])
         return ClubView(games, names(club), sum(game.matches for game in games.values()))
     return cached(club, season, ("view",), compute)

@@ -44,7 +44,7 @@ def page(club: Any, refused: dict[str, Any] | None = None) -> tuple[str, int]:
     with_roster([forms["rename"].player], roster, _("Pick a player"))
     with_roster([forms["merge"].keep, forms["merge"].gone], roster, _("Pick a player"))
     page = render_template("club/admin.html", club=club, roster=roster, forms=forms, rules=rules,
-                           rule_fields=rule_fields, seasons=clubs.seasons(club), evenings=clubs.evenings(club),
+                           rule_fields=rule_fields, seasons=clubs.seasons(club),
                            games=GAMES, token_form=TableForm())
     return page, 422 if refused else 200
 

@@ -53,6 +53,7 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
     "clubs.new_match": ("RATELIMIT_NEW_MATCHES", "new-match", made),
     "sheets.match_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "sheets.blank_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
+    "clubs.standings_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
 }
 # Endpoints whose 403 means "that edit key is not this match's", and the limits of those 403s.
 KEY_CHECKS = frozenset({"api.record", "api.correct", "api.undo", "api.rotate_key", "pages.join",
