@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from conftest import bearer, error_of
 from scorekeeper.app import create_app
+from scorekeeper.db import db
 from test_club_data import FOUR, QUICK, TEAM_0_LOSES, TEAM_1_LOSES
 from test_openapi import check_answer
 
@@ -199,8 +200,13 @@ def test_making_clubs_is_rate_limited_like_making_matches(database_url: str):
                              "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": True, "RATELIMIT_NEW_CLUBS": "2 per minute",
                              "RATELIMIT_KEY_PREFIX": f"club-test-{id(database_url)}"})
     client = app.test_client()
-    assert client.post(f"{API}/clubs", json={"name": " "}).status_code == 422  # a refusal costs nothing
-    for _ in range(2):
-        make_club(client)
-    refused = client.post(f"{API}/clubs", json={"name": "Third"})
-    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    try:
+        assert client.post(f"{API}/clubs", json={"name": " "}).status_code == 422  # a refusal costs nothing
+        for _ in range(2):
+            make_club(client)
+        refused = client.post(f"{API}/clubs", json={"name": "Third"})
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+    finally:
+        with app.app_context():  # this app's connections close now, not whenever they are collected
+            db.session.remove()
+            db.engine.dispose()
