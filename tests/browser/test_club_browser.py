@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from .conftest import report
 from .test_accessibility_browser import check
+from .test_sheet_fits_browser import uncovered
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -108,6 +109,8 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
     goats = {row.split()[1]: row.split()[4] for row in rows}
     assert goats == {"Ann": "1", "Bob": "1", "Cid": "1", "Dee": "1", "Eve": "0"}, rows
     assert all(len(row.split()) == 8 for row in rows), "a rating beside every place"
+    uncovered(member, table.locator("tbody td"))  # every figure and rating on screen, nothing over it
+    assert member.evaluate("document.documentElement.scrollWidth") <= member.viewport_size["width"], "no sideways scroll"
     expect(member.get_by_role("region", name="Partnerships")).to_contain_text("Ann & Cid")
     expect(member.get_by_role("heading", name="Evenings")).to_be_visible()
     screenshot(member, "season")
