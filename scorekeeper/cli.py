@@ -1,6 +1,7 @@
 """Command line: export a score sheet as PDF.
 
     flask --app scorekeeper.app:create_app sheet MATCH_ID -o sheet.pdf
+    flask --app scorekeeper.app:create_app sheet -o sheet.pdf -- -Q2x...   (an older id starting with "-")
     flask --app scorekeeper.app:create_app sheet --blank barbu --players "Ann,Bob,Cid,Dee" -o blank.pdf
 """
 
@@ -28,7 +29,10 @@ from .web import sheets  # the same template and context as the sheet's page
               help="Where to write the PDF ('-' for standard output); default <game>-<id>.pdf here.")
 @with_appcontext
 def sheet(match_id: str | None, game: str | None, players: str, seats: str, output: Path | None) -> None:
-    """Write the score sheet of MATCH_ID (or a blank one with --blank GAME) as PDF."""
+    """Write the score sheet of MATCH_ID (or a blank one with --blank GAME) as PDF.
+
+    An id made before ids stopped starting with "-" goes after "--": sheet -o out.pdf -- -Q2x...
+    """
     if (match_id is None) == (game is None):
         raise click.UsageError("Give a match id, or --blank GAME for a blank sheet.")
     with current_app.test_request_context():

@@ -74,7 +74,7 @@ def create(name: Any, house_rules: Any = None) -> tuple[Club, str]:
     """Validate and store a new club; return it with its admin key (kept only as a hash)."""
     club_name, rules = title(name, "name"), house_rules_of(house_rules)
     key = secrets.token_urlsafe(24)
-    club = Club(public_id=secrets.token_urlsafe(16), name=club_name, admin_key_hash=matches.hash_key(key),
+    club = Club(public_id=matches.new_public_id(), name=club_name, admin_key_hash=matches.hash_key(key),
                 house_rules=rules, min_matches=3, version=1)
     db.session.add(club)
     db.session.commit()

@@ -20,7 +20,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from conftest import bearer, create_match
-from scorekeeper import pdf
+from scorekeeper import matches, pdf
+from scorekeeper.db import db
 from scorekeeper.games import barbu
 from scorekeeper.web import sheet_lines
 
@@ -515,6 +516,25 @@ def test_cli_exports_a_match_sheet(client, runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert "Wrote" in result.output
     assert pages(target) == 1
+    assert "Козлов & Bob" in text(target)
+
+
+def test_new_ids_never_start_with_a_dash(monkeypatch):
+    """A leading "-" would read as an option on the command line; such draws are drawn again."""
+    draws = iter(["-Yq3", "-Q2x", "Abc-"])
+    monkeypatch.setattr(matches.secrets, "token_urlsafe", lambda size: next(draws))
+    assert matches.new_public_id() == "Abc-"
+
+
+def test_cli_takes_an_older_id_that_starts_with_a_dash_after_a_double_dash(app, client, runner, tmp_path):
+    match, _ = play_kozyol(client)
+    with app.app_context():
+        found = matches.find(match["id"])
+        found.public_id = "-" + match["id"][1:]
+        db.session.commit()
+    target = tmp_path / "out.pdf"
+    result = runner.invoke(args=["sheet", "-o", str(target), "--", "-" + match["id"][1:]])
+    assert result.exit_code == 0, result.output
     assert "Козлов & Bob" in text(target)
 
 
