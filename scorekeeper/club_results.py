@@ -60,6 +60,14 @@ class Stamp(NamedTuple):
     at_changed: int
 
 
+def last_write(club_id: Any) -> tuple[Any, Any]:
+    """The club's highest write number and how many of its rows hold it, as two scalar subqueries."""
+    highest = select(func.max(ClubResult.changed)).where(ClubResult.club_id == club_id) \
+        .correlate_except(ClubResult).scalar_subquery()  # its own club_results, never the count's
+    return (func.coalesce(highest, 0),
+            select(func.count()).where(ClubResult.club_id == club_id, ClubResult.changed == highest).scalar_subquery())
+
+
 def stamp(club: Club) -> Stamp:
     """The club's stamp now: any write to the club or one of its matches changes it.
 
@@ -67,10 +75,7 @@ def stamp(club: Club) -> Stamp:
     Two writes that commit at once on PostgreSQL can both take the same number; the second still
     changes the count of rows that hold it.
     """
-    highest = (select(func.max(ClubResult.changed)).where(ClubResult.club_id == club.id).scalar_subquery())
-    changed, count = db.session.execute(
-        select(func.coalesce(func.max(ClubResult.changed), 0), func.count())
-        .where(ClubResult.club_id == club.id, ClubResult.changed == highest)).one()
+    changed, count = db.session.execute(select(*last_write(club.id))).one()
     return Stamp(club.public_id, club.version, int(changed), int(count))
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import secrets
 import time
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 
-from . import matches
+from . import club_results, matches
 from .club_figures import ClubView, GameView, head_to_head, player_view, view
 from .club_results import in_season, played
 from .club_roster import ID_LIMIT, add_player, merge_players, rename_player, roster
@@ -86,6 +86,33 @@ def find(public_id: Any) -> Club | None:
     if not isinstance(public_id, str) or not matches.PUBLIC_ID.fullmatch(public_id):
         return None
     return db.session.scalar(select(Club).where(Club.public_id == public_id))
+
+
+class Peek(NamedTuple):
+    """What a kept club page needs of its club, read in one round trip without loading the club."""
+
+    stamp: club_results.Stamp
+    admin_key_hash: str
+
+    @property
+    def public_id(self) -> str:  # with admin_key_hash, what club_phone.is_admin reads of a club
+        return self.stamp.club
+
+
+_CLUBS = Club.__table__.c
+_PEEK = select(_CLUBS.version, _CLUBS.admin_key_hash, *club_results.last_write(_CLUBS.id)).where(
+    _CLUBS.public_id == bindparam("public_id"))  # built once: only the id changes
+
+
+def peek(public_id: str) -> Peek | None:
+    """The club's stamp and admin key hash (None for no such club): one statement, the same stamp as stamp()."""
+    if not matches.PUBLIC_ID.fullmatch(public_id):  # ids are URL-safe tokens; anything else is unknown
+        return None
+    row = db.session.execute(_PEEK, {"public_id": public_id}).first()
+    if row is None:
+        return None
+    version, admin_key_hash, changed, count = row
+    return Peek(club_results.Stamp(public_id, int(version), int(changed), int(count)), admin_key_hash)
 
 
 def must_find(public_id: Any) -> Club:

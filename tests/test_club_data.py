@@ -206,6 +206,32 @@ def test_a_correction_changes_the_cached_standings_at_once(app: Flask):
         assert "Eve" not in standing(club) and standing(club)["Bob"]["goats"] == 1
 
 
+def test_the_stamp_a_kept_page_reads_in_one_statement_moves_with_every_write(app: Flask):
+    with app.app_context():
+        club, key = clubs.create("Sunday table")
+        seen = []
+
+        def glance() -> club_results.Stamp:
+            peeked = clubs.peek(club.public_id)
+            assert peeked is not None and peeked.admin_key_hash == club.admin_key_hash
+            assert peeked.stamp == club_results.stamp(db.session.get(type(club), club.id))
+            assert peeked.stamp not in seen
+            seen.append(peeked.stamp)
+            return peeked.stamp
+
+        assert glance() == (club.public_id, 1, 0, 0)
+        match, _key = clubs.start_match(club, "kozyol", FOUR, QUICK)
+        glance()
+        matches.record(match.public_id, TEAM_1_LOSES)
+        glance()
+        matches.correct(match.public_id, 1, TEAM_0_LOSES)
+        glance()
+        clubs.set_rules(club, 1, None)
+        db.session.expire_all()
+        glance()
+        assert clubs.peek("no-such-club") is None
+
+
 def test_seasons_and_evenings_group_the_matches_by_day(app: Flask):
     with app.app_context():
         club, _key = clubs.create("Sunday table")

@@ -104,25 +104,27 @@ def new_club():
     return render_template("club/new.html", form=form), 422 if request.method == "POST" else 200
 
 
-def kept(club: Any, render: Callable[[], str]) -> str:
+def kept(public_id: str, render: Callable[[Any], str]) -> bytes | str:
     """A club page kept for the club's state (its stamp), the language, the address and whether this phone runs it.
 
-    Every change to the club or one of its matches changes the stamp, so a kept page is never stale;
-    a page carrying a flashed message is this phone's own and is never kept.
+    Every change to the club or one of its matches changes the stamp, so a kept page is never stale.
+    The stamp and the admin key's hash come in one statement (clubs.peek); the club itself is
+    loaded only to render. A page carrying a flashed message is this phone's own and is never kept.
+    render(club) may abort (a season the club does not have); a page it renders is kept encoded.
     """
-    if session.get("_flashes"):
-        return render()
-    key = (stamp(club), str(get_locale()), request.url, club_phone.is_admin(club))
+    glance = clubs.peek(public_id)
+    if glance is None or session.get("_flashes"):
+        return render(club_phone.club_or_404(public_id))
+    key = (glance.stamp, str(get_locale()), request.url, club_phone.is_admin(glance))
     page = PAGES.get(key)
-    return page if page is not None else PAGES.put(key, render())
+    return page if page is not None else PAGES.put(key, render(club_phone.club_or_404(public_id)).encode())
 
 
 @bp.get("/c/<public_id>")
 def club(public_id: str):
-    found = club_phone.club_or_404(public_id)
-    season = season_of(found, request.args.get("season"))
-    club_phone.remember(found)
-    return kept(found, lambda: club_page(found, season))
+    page = kept(public_id, lambda found: club_page(found, season_of(found, request.args.get("season"))))
+    club_phone.remember_id(public_id)  # the club exists: kept() answered 404 otherwise
+    return page
 
 
 def club_page(found: Any, season: Any) -> str:
@@ -188,9 +190,8 @@ def new_match(public_id: str, game: str):
 @bp.get("/c/<public_id>/players/<int:player_id>")
 def player(public_id: str, player_id: int):
     """A player's record per game in the season, and head to head with another player (?vs=)."""
-    found = club_phone.club_or_404(public_id)
-    season = season_of(found, request.args.get("season"))
-    return kept(found, lambda: player_page(found, season, player_id, request.args.get("vs", "")))
+    return kept(public_id, lambda found: player_page(found, season_of(found, request.args.get("season")), player_id,
+                                                      request.args.get("vs", "")))
 
 
 def player_page(found: Any, season: Any, player_id: int, rival: str) -> str:

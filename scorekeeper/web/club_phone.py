@@ -19,13 +19,18 @@ STALE_ADMIN = N_("This admin link no longer works: a newer one replaced it. Ask 
 
 def remember(club: Any, key: str | None = None) -> None:
     """Put a club at the top of this phone's list; keep its admin key when given."""
-    if key is None and session.get("clubs", [None])[0] == club.public_id:
+    remember_id(club.public_id, key)
+
+
+def remember_id(public_id: str, key: str | None = None) -> None:
+    """remember() by the club's public id, for a page served without loading the club."""
+    if key is None and session.get("clubs", [None])[0] == public_id:
         return  # already on top: the session is not written again, nor its cookie signed and sent
-    recent = [pid for pid in session.get("clubs", []) if pid != club.public_id]
-    session["clubs"] = [club.public_id, *recent][:REMEMBERED]
+    recent = [pid for pid in session.get("clubs", []) if pid != public_id]
+    session["clubs"] = [public_id, *recent][:REMEMBERED]
     keys = {pid: k for pid, k in session.get("club_keys", {}).items() if pid in session["clubs"]}
     if key is not None:
-        keys[club.public_id] = key
+        keys[public_id] = key
     session["club_keys"] = keys
     session.permanent = True
 
