@@ -7,6 +7,7 @@ a page reads one small aggregate while nothing changed, and a correction anywher
 
 from __future__ import annotations
 
+import operator
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from cachetools import LRUCache
 from sqlalchemy import select
 
 from .club import ratings as club_ratings, standings as club_standings, stats as club_stats
-from .club.digest import Played, in_order
+from .club.digest import Played
 from .club_results import in_season, resolver, stamp
 from .db import db
 from .games import GAMES
@@ -26,9 +27,11 @@ FIGURES_CACHED = 64
 PLAYED_CACHED = 4  # a big club's digests weigh megabytes: keep only the few seasons being looked at
 _cache: LRUCache = LRUCache(maxsize=FIGURES_CACHED)
 _played: LRUCache = LRUCache(maxsize=PLAYED_CACHED)
-_digests: LRUCache = LRUCache(maxsize=PLAYED_CACHED)  # (club, season) -> {match row id: (version, id, day, digest)}
+_digests: LRUCache = LRUCache(maxsize=PLAYED_CACHED)  # (club, season) -> _Sums
 BATCH = 500
+VERSION, SEATED = 2, 4  # in a row of _digests
 _lock = threading.Lock()
+_updating = threading.Lock()
 T = TypeVar("T")
 
 
@@ -64,38 +67,93 @@ def cached(club: Club, season: Season | None, what: tuple[Any, ...], compute: Ca
     return value
 
 
-def finished(club: Club, season: Season | None) -> list[Played]:
-    """club_results.played() of the whole season, kept per club stamp for the figures computed from it.
+@dataclass(frozen=True)
+class Finished:
+    """A season's finished matches at one club stamp, and the figures kept as running sums beside them."""
+
+    played: list[Played]  # in_order()
+    by_game: dict[str, list[Played]]  # in GAMES order, games never played left out
+    standings: dict[str, list[club_standings.Standing]]  # ranked with the club's minimum at that stamp
+    partnerships: list[club_standings.Partnership]
+
+
+class _Sums:
+    """What is kept of a season between writes: its rows, seated by `now`, and the tallies of their digests.
+
+    rows: match row id -> (day, public id, version, digest as stored, Played seated by now); a row
+    starts with in_order()'s key, so sorting the rows sorts the matches.
+    """
+
+    def __init__(self, now: dict[int, int]) -> None:
+        self.now = now
+        self.rows: dict[int, tuple[Any, str, int, dict[str, Any], Played]] = {}
+        self.tallies = {slug: club_standings.Tally(slug) for slug in GAMES}
+        self.pairs = club_standings.PairTally()
+
+    def put(self, match: int, day: Any, public_id: str, version: int, made: dict[str, Any]) -> None:
+        seats = [self.now.get(seat, seat) for seat in made["seats"]]
+        one = Played(public_id, day, {**made, "seats": seats})
+        self.rows[match] = (day, public_id, version, made, one)
+        self.count(one, 1)
+
+    def drop(self, match: int) -> None:
+        self.count(self.rows.pop(match)[SEATED], -1)
+
+    def count(self, one: Played, times: int) -> None:
+        self.tallies[one.digest["game"]].add(one.digest, times)
+        self.pairs.add(one.digest, times)
+
+
+def finished(club: Club, season: Season | None) -> Finished:
+    """The season's finished matches and their standings, kept per club stamp for the figures computed from them.
 
     After a write only the digests whose match version moved are read again (one indexed read of
-    ids and versions, then those rows): a new result in a big club costs its own row, not all of them.
+    ids and versions, then those rows), and the running sums take the old digest away and add the
+    new one (engine.standings.Tally): a new result in a big club costs its own row, not all of them.
+    After a merge every match is seated again and the sums start over.
     """
-    def compute() -> list[Played]:
+    def compute() -> Finished:
         where = (club.public_id, None if season is None else season.id)  # ids are reused by other databases
-        with _lock:
-            kept = dict(_digests.get(where, {}))
-        versions = dict(db.session.execute(in_season(
-            select(ClubResult.match_id, ClubResult.version)
-            .where(ClubResult.club_id == club.id, ClubResult.digest.is_not(None)), season)).all())
-        fresh = {match: kept[match] for match, version in versions.items() if match in kept
-                 and kept[match][0] == version}
-        changed = [match for match in versions if match not in fresh]
-        query = select(ClubResult.match_id, ClubResult.version, Match.public_id, ClubResult.day, ClubResult.digest) \
-            .join(Match, Match.id == ClubResult.match_id).where(ClubResult.digest.is_not(None))
-        if len(changed) > len(versions) // 2:  # the first read, or most changed: all of the season at once
-            batches = [in_season(query.where(ClubResult.club_id == club.id), season)]
-        else:
-            batches = [query.where(ClubResult.match_id.in_(changed[at:at + BATCH]))
-                       for at in range(0, len(changed), BATCH)]
-        for batch in batches:
-            for match, version, public_id, day, made in db.session.execute(batch):
-                if match in versions:
-                    fresh[match] = (version, public_id, day, made)
-        with _lock:
-            _digests[where] = fresh
-        now = resolver(club)
-        return in_order(Played(public_id, day, {**made, "seats": [now.get(seat, seat) for seat in made["seats"]]})
-                        for _version, public_id, day, made in fresh.values())
+        with _updating:  # the sums change in place: one update at a time, and none half done if one fails
+            with _lock:
+                sums = _digests.pop(where, None)
+            results = ClubResult.__table__.c  # plain columns: ten thousand rows skip the ORM's row handling
+            versions = dict(db.session.execute(in_season(
+                select(results.match_id, results.version)
+                .where(results.club_id == club.id, results.digest.is_not(None)), season)).all())
+            now = resolver(club)
+            if sums is None or sums.now != now:
+                before, sums = (sums.rows if sums is not None else {}), _Sums(now)
+                for match, (day, public_id, version, made, _one) in before.items():
+                    sums.put(match, day, public_id, version, made)
+            for match in [match for match, row in sums.rows.items() if versions.get(match) != row[VERSION]]:
+                sums.drop(match)
+            changed = [match for match in versions if match not in sums.rows]
+            query = select(ClubResult.match_id, ClubResult.version, Match.public_id, ClubResult.day,
+                           ClubResult.digest).join(Match, Match.id == ClubResult.match_id) \
+                .where(ClubResult.digest.is_not(None))
+            if len(changed) > len(versions) // 2:  # the first read, or most changed: all of the season at once
+                batches = [in_season(query.where(ClubResult.club_id == club.id), season)]
+            else:
+                batches = [query.where(ClubResult.match_id.in_(changed[at:at + BATCH]))
+                           for at in range(0, len(changed), BATCH)]
+            for batch in batches:
+                for match, version, public_id, day, made in db.session.execute(batch):
+                    if match in versions and match not in sums.rows:
+                        sums.put(match, day, public_id, version, made)
+            # Kept in the figures' order, so that the next sort is one pass over a run already sorted.
+            sums.rows = dict(sorted(sums.rows.items(), key=operator.itemgetter(1)))
+            played = [row[SEATED] for row in sums.rows.values()]
+            games: dict[str, list[Played]] = {slug: [] for slug in GAMES}
+            for one in played:
+                games[one.digest["game"]].append(one)
+            result = Finished(
+                played, {slug: these for slug, these in games.items() if these},
+                {slug: tally.standings(club.min_matches) for slug, tally in sums.tallies.items() if tally.matches},
+                sums.pairs.partnerships())
+            with _lock:
+                _digests[where] = sums
+        return result
     return cached(club, season, ("played",), compute, _played)
 
 
@@ -107,14 +165,6 @@ def names(club: Club) -> dict[int, str]:
     return {player: rows.get(now[player], name) for player, name in rows.items()}
 
 
-def by_game(all_played: list[Played]) -> dict[str, list[Played]]:
-    """Played matches per game, in GAMES order, games never played left out."""
-    out: dict[str, list[Played]] = {slug: [] for slug in GAMES}
-    for one in all_played:
-        out.setdefault(one.digest["game"], []).append(one)
-    return {slug: games for slug, games in out.items() if games}
-
-
 def view(club: Club, season: Season | None) -> ClubView:
     """Standings and partnerships per game for the season (None: all time), cached.
 
@@ -123,13 +173,13 @@ def view(club: Club, season: Season | None) -> ClubView:
     """
     def compute() -> ClubView:
         games = {}
-        every = by_game(finished(club, None)) if season is not None else None
-        for slug, these in by_game(finished(club, season)).items():
+        these = finished(club, season)
+        every = finished(club, None).by_game if season is not None else these.by_game
+        for slug, matches in these.by_game.items():
             games[slug] = GameView(
-                matches=len(these),
-                standings=club_standings.standings(slug, these, club.min_matches),
-                ratings=club_ratings.ratings(slug, these if every is None else every[slug]),
-                partnerships=club_standings.partnerships(these) if slug == "kozyol" else [])
+                matches=len(matches), standings=these.standings[slug],
+                ratings=club_ratings.ratings(slug, every[slug]),
+                partnerships=these.partnerships if slug == "kozyol" else [])
         return ClubView(games, names(club), sum(game.matches for game in games.values()))
     return cached(club, season, ("view",), compute)
 
@@ -138,11 +188,11 @@ def player_view(club: Club, player_id: int, season: Season | None) -> dict[str, 
     """The player's statistics per game they played in the season (None: all time), cached."""
     def compute() -> dict[str, dict[str, Any]]:
         return {slug: club_stats.player_stats(slug, these, player_id)
-                for slug, these in by_game(finished(club, season)).items()
+                for slug, these in finished(club, season).by_game.items()
                 if any(player_id in one.digest["seats"] for one in these)}
     return cached(club, season, ("player", player_id), compute)
 
 
 def head_to_head(club: Club, a: int, b: int, season: Season | None = None) -> dict[str, dict[str, int]]:
     """How two players fared when both sat at a match, per game, in the season (None: all time), cached."""
-    return cached(club, season, ("h2h", a, b), lambda: club_stats.head_to_head(finished(club, season), a, b))
+    return cached(club, season, ("h2h", a, b), lambda: club_stats.head_to_head(finished(club, season).played, a, b))

@@ -7,6 +7,7 @@ match would have had if it had been right from the start. Seats are indices into
 from __future__ import annotations
 
 import datetime
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,9 @@ class Played:
     digest: dict[str, Any]
 
 
+_ORDER = operator.attrgetter("day", "match")
+
+
 def in_order(played: Iterable[Played]) -> list[Played]:
     """Sort played matches by day, then by match id: the one order every figure is computed in.
 
@@ -32,7 +36,7 @@ def in_order(played: Iterable[Played]) -> list[Played]:
     >>> [p.match for p in in_order([Played("b", day, {}), Played("a", day, {}), Played("c", day.replace(day=1), {})])]
     ['c', 'a', 'b']
     """
-    return sorted(played, key=lambda p: (p.day, p.match))
+    return sorted(played, key=_ORDER)
 
 
 def places(totals: Sequence[int], lowest_wins: bool) -> list[int]:
