@@ -16,9 +16,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import format_decimal, get_locale
 
 from club_matches import random_match
 from conftest import bearer, csrf_token
+from scorekeeper.i18n import LANGUAGES
+from scorekeeper.web.club_pages import figure
 from test_i18n import assert_translated, seen
 from test_pdf import info, pages, save, text
 
@@ -374,6 +377,27 @@ def test_standings_with_ratings_beside_them_and_the_partnerships(client: FlaskCl
         assert answer.status_code == 200 and answer.mimetype == "text/csv", link
 
 
+def test_the_page_and_its_pdf_list_the_leading_partnerships_and_count_the_rest(client: FlaskClient, club: str,
+                                                                              tmp_path: Path):
+    """A big club has thousands of pairs: the page lists ten, those often together first, and counts the rest."""
+    admin_post(client, club, "ranking", "ranking", {"min_matches": "2"})
+    add_players(client, club, "Eve", "Fay")
+    for seats in (FOUR, FOUR, ["Ann", "Cid", "Bob", "Dee"], ["Ann", "Bob", "Dee", "Cid"], ["Ann", "Bob", "Eve", "Fay"],
+                  ["Ann", "Eve", "Fay", "Bob"], ["Cid", "Dee", "Eve", "Fay"], ["Cid", "Eve", "Fay", "Dee"]):
+        kozyol_series(client, club, seats)  # 14 pairs in all; Ann & Cid and Bob & Dee twice
+    page = client.get(f"/c/{club}").text
+    table = re.search(r'aria-labelledby="partners-kozyol">(.*?)</table>', page, re.S).group(1)
+    rows = re.findall(r"<tr([^>]*)>(.*?)</tr>", table, re.S)[1:]
+    assert len(rows) == 10
+    assert {seen(rows[0][1]).split(" 2 ")[0], seen(rows[1][1]).split(" 2 ")[0]} == {"Ann & Cid", "Bob & Dee"}
+    assert [attributes for attributes, _ in rows] == [""] * 2 + [' class="unranked"'] * 8
+    assert "4 more partnerships are not listed here." in seen(page)
+    assert len(client.get(f"/api/v1/clubs/{club}/standings").json["games"]["kozyol"]["partnerships"]) == 14
+    printed = text(save(tmp_path, client.get(f"/c/{club}/standings.pdf").data))
+    assert "Ann & Cid" in printed and "4 more partnerships are not listed here." in printed
+    assert printed.count(" & ") == 10
+
+
 def test_a_corrected_match_changes_the_kept_standings(client: FlaskClient, club: str):
     admin_post(client, club, "ranking", "ranking", {"min_matches": "1"})
     public_id = kozyol_series(client, club, FOUR)
@@ -437,6 +461,22 @@ def test_a_hearts_night_of_six(app: Flask, client: FlaskClient, club: str):
 
 
 @pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_figure_reads_as_babel_writes_it_in_every_language(app: Flask, language: str):
+    """The figure filter's own formatting gives Babel's text: averages to a tenth, half to even, and grouping."""
+    rng = random.Random(language)
+    averages = [0.05, 0.15, 0.25, 0.35, -0.04, -0.05, 2.45, 999.95, 1234.56, -1234.55, 1e6 / 3, 12.0, -87.25]
+    averages += [rng.uniform(-50_000, 50_000) for _ in range(400)] + [rng.randint(-999, 999) / 8 for _ in range(200)]
+    wholes = [0, 7, -7, 999, 1000, -1000, 12345, 1234567, -98765432] + [rng.randint(-10**7, 10**7) for _ in range(400)]
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert str(get_locale()) == language
+        for value in averages:
+            assert figure(value) == format_decimal(value, format="#,##0.0"), value
+        for value in wholes:
+            assert figure(value) == format_decimal(value), value
+        assert figure(None) == "–"
+
+
 def test_the_standings_pdf_holds_the_page_figures(app: Flask, client: FlaskClient, club: str, tmp_path: Path):
     admin_post(client, club, "ranking", "ranking", {"min_matches": "1"})
     kozyol_series(client, club, FOUR)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
+from babel import numbers
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
-from flask_babel import format_decimal, get_locale, gettext as _
+from flask_babel import get_locale, gettext as _
 
 from .. import club_figures, clubs, matches
 from ..club_results import stamp
@@ -25,6 +28,7 @@ from .table import qr_code
 bp = Blueprint("clubs", __name__)
 GAME = f"<any({', '.join(GAMES)}):game>"
 EVENINGS_SHOWN = 12  # the latest evenings on the club page
+PARTNERSHIPS_SHOWN = 10  # on the club page and its PDF: a club of 100 has 4,950 pairs; the API lists them all
 bp.register_error_handler(Busy, sheets.busy)
 PAGES = PageCache()  # club and player pages, per club stamp (see kept)
 
@@ -39,12 +43,29 @@ COLUMNS = {
 
 @bp.app_template_filter("figure")
 def figure(value: Any) -> str:
-    """A statistic as players read it: whole numbers as they are, averages to one decimal, none as a dash."""
+    """A statistic as players read it: whole numbers as they are, averages to one decimal, none as a dash.
+
+    The same text as Babel's format_decimal(value, "#,##0.0") for averages and format_decimal(value)
+    for whole numbers (a test holds them equal in every language of the app), made here with the
+    locale's symbols looked up once: a big club's table prints a thousand figures.
+    """
     if value is None:
         return "–"
-    if isinstance(value, float):
-        return format_decimal(value, format="#,##0.0")
-    return format_decimal(value)
+    if isinstance(value, float):  # Babel's way: the float's shortest text, rounded half to even
+        text = format(Decimal(repr(value)).quantize(TENTH, ROUND_HALF_EVEN), ",f")
+    else:
+        text = format(value, ",d")
+    return text.translate(symbols(str(get_locale())))
+
+
+TENTH = Decimal("0.1")
+
+
+@functools.cache
+def symbols(locale: str) -> dict[int, str]:
+    """The locale's group separator, decimal sign and minus sign, as a str.translate table from ',', '.', '-'."""
+    return {ord(","): numbers.get_group_symbol(locale), ord("."): numbers.get_decimal_symbol(locale),
+            ord("-"): numbers.get_minus_sign_symbol(locale)}
 
 
 @bp.app_template_filter("by_player")
@@ -57,7 +78,18 @@ def by_player(items: Iterable[Any]) -> dict[int, Any]:
 def club_vocabulary() -> dict[str, Any]:
     """The clubs this phone knows (the home page), and the club a match belongs to (its page)."""
     return {"known_clubs": club_phone.known, "club_of": club_of, "club_columns": COLUMNS, "club_downloads": downloads,
-            "seated": seated}
+            "seated": seated, "leading_pairs": leading_pairs}
+
+
+def leading_pairs(partnerships: list[Any], min_matches: int) -> list[Any]:
+    """The partnerships a page lists: in the engine's order (fewest goats per match), those with at
+    least the club's minimum of matches together first, at most PARTNERSHIPS_SHOWN.
+
+    >>> from types import SimpleNamespace as P
+    >>> [p.matches for p in leading_pairs([P(matches=1), P(matches=3), P(matches=2), P(matches=5)], 3)]
+    [3, 5, 1, 2]
+    """
+    return sorted(partnerships, key=lambda pair: pair.matches < min_matches)[:PARTNERSHIPS_SHOWN]
 
 
 def seated(match: Any, names: dict[int, str]) -> list[str]:
