@@ -5,6 +5,7 @@ Runs on SQLite files and on PostgreSQL (SCOREKEEPER_TEST_DATABASE_URL), like the
 
 from __future__ import annotations
 
+import random
 from datetime import date
 from typing import Any
 
@@ -165,6 +166,57 @@ def test_merging_moves_the_results_of_one_person_entered_twice(app: Flask):
             clubs.merge_players(club, ids["Ann"], ids["Anne"])  # merged away already
         assert {one.digest["seats"][0] for one in clubs.played(club, None)} == {ids["Ann"]}
 
+
+def test_the_running_sums_equal_the_figures_made_from_scratch_after_any_writes(app: Flask):
+    """Records, corrections, undos, rule changes, seasons and merges in a random order: after each,
+    the kept standings and partnerships are those computed from every finished match again."""
+    from scorekeeper import club_figures
+    from scorekeeper.club import standings as engine
+
+    rng = random.Random(16)
+    people, typos = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"], {"Ann": "Anne", "Bob": "Bobby"}
+    merged = 0
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        season = clubs.add_season(club, "This year", date(2000, 1, 1), date(2100, 12, 31))
+        started: list[Match] = []
+        for step in range(60):
+            roll = rng.random()
+            if roll < 0.45 or not started:
+                seats = [typos[name] if name in typos and rng.random() < 0.3 else name for name in rng.sample(people, 4)]
+                started.append(club_match(club, seats, rng.choice([TEAM_0_LOSES, TEAM_1_LOSES])))
+            elif roll < 0.7:
+                one = rng.choice(started)
+                try:
+                    matches.correct(one.public_id, 1, rng.choice([TEAM_0_LOSES, TEAM_1_LOSES]))
+                except (matches.NotFound, InvalidHand):
+                    matches.record(one.public_id, TEAM_0_LOSES)  # undone earlier: played again
+            elif roll < 0.85:
+                one = rng.choice(started)
+                try:
+                    matches.undo(one.public_id, 1)
+                except (matches.NotFound, InvalidHand, matches.Conflict):
+                    pass
+            elif roll < 0.93:
+                clubs.set_rules(club, rng.randint(1, 4), None)
+            else:
+                ids = {player.name: player.id for player in clubs.roster(club)}
+                keep, gone = rng.choice(sorted(typos.items()))  # one person entered twice, never at one table
+                if gone in ids and keep in ids:
+                    clubs.merge_players(club, ids[keep], ids[gone])
+                    merged += 1
+            db.session.expire_all()
+            club = clubs.find(club.public_id)
+            for when in (None, season):
+                played = clubs.played(club, when)
+                view = club_figures.view(club, when)
+                kozyol = [one for one in played if one.digest["game"] == "kozyol"]
+                if not kozyol:
+                    assert "kozyol" not in view.games, step
+                    continue
+                assert view.games["kozyol"].standings == engine.standings("kozyol", kozyol, club.min_matches), step
+                assert view.games["kozyol"].partnerships == engine.partnerships(kozyol), step
+        assert merged >= 2
 
 # -- results written with every write ------------------------------------------------------------------
 
