@@ -17,7 +17,7 @@ from cachetools import LRUCache
 from sqlalchemy import select
 
 from .club import ratings as club_ratings, standings as club_standings, stats as club_stats
-from .club.digest import Played
+from .club.digest import Played, frozen
 from .club_results import in_season, resolver, stamp
 from .db import db
 from .games import GAMES
@@ -91,7 +91,8 @@ class _Sums:
         self.pairs = club_standings.PairTally()
 
     def put(self, match: int, day: Any, public_id: str, version: int, made: dict[str, Any]) -> None:
-        seats = [self.now.get(seat, seat) for seat in made["seats"]]
+        made = frozen(made)  # kept for many requests: out of the garbage collector's way
+        seats = tuple(self.now.get(seat, seat) for seat in made["seats"])
         one = Played(public_id, day, {**made, "seats": seats})
         self.rows[match] = (day, public_id, version, made, one)
         self.count(one, 1)

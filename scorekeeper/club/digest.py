@@ -17,7 +17,7 @@ from ..games.base import Replay, ranking
 KOZYOL_TEAMS = 2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Played:
     """One finished match of a club: its public id, the day it was played and its digest."""
 
@@ -37,6 +37,24 @@ def in_order(played: Iterable[Played]) -> list[Played]:
     ['c', 'a', 'b']
     """
     return sorted(played, key=_ORDER)
+
+
+def frozen(value: Any) -> Any:
+    """The value with every list made a tuple, for digests kept in memory between requests.
+
+    A digest read from JSON is some forty small lists; a big club keeps hundreds of thousands, and
+    every full collection of the garbage collector walks them all. Tuples of numbers (and the dicts
+    holding only those) are untracked by the collector after its first look, so they cost nothing
+    there; the figures read both alike.
+
+    >>> frozen({"seats": [3, 1], "teams": [[0, 2], [1, 3]], "goat": None})
+    {'seats': (3, 1), 'teams': ((0, 2), (1, 3)), 'goat': None}
+    """
+    if isinstance(value, list):
+        return tuple(frozen(item) for item in value)
+    if isinstance(value, dict):
+        return {key: frozen(item) for key, item in value.items()}
+    return value
 
 
 def places(totals: Sequence[int], lowest_wins: bool) -> list[int]:
