@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
@@ -157,6 +158,11 @@ def test_a_club_match_takes_the_roster_and_the_standings_follow_a_correction(cli
     table = client.get(f"{url}/standings").get_json()
     goats = {row["name"]: row["figures"]["goats"] for row in table["games"]["kozyol"]["standings"]}
     assert goats == {"Ann": 0, "Cid": 0, "Bob": 1, "Dee": 1}
+    every = client.get(f"{url}/standings?season=all")  # "all" is all time, as the document says
+    check_answer(document, f"{CLUB}/standings", "GET", every)
+    assert every.get_json() == table
+    season = next(p for p in document["paths"][f"{CLUB}/standings"]["get"]["parameters"] if p.get("name") == "season")
+    assert re.fullmatch(season["schema"]["pattern"].strip("^$"), "all")
     assert {row["name"] for row in table["games"]["kozyol"]["ratings"]} == set(FOUR)
     stats = client.get(f"{url}/players/{ids['Bob']}")
     check_answer(document, f"{CLUB}/players/{{player_id}}", "GET", stats)

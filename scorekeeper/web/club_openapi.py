@@ -143,8 +143,8 @@ def operation(operation_id: str, summary: str, responses: Schema, *, admin: bool
 
 CLUB = {"$ref": "#/components/parameters/ClubId"}
 PLAYER_ID = {"name": "player_id", "in": "path", "required": True, "schema": ID, "description": "A roster player's id."}
-SEASON_ID = {"name": "season", "in": "query", "required": False, "schema": {"type": "string", "pattern": "^[0-9]*$"},
-             "description": "A season's id; absent: all time. 404 for a season the club does not have."}
+SEASON_ID = {"name": "season", "in": "query", "required": False, "schema": {"type": "string", "pattern": "^([0-9]*|all)$"},
+             "description": "A season's id; absent, empty or `all`: all time. 404 for a season the club does not have."}
 GAME = {"name": "game", "in": "query", "required": False, "schema": {"enum": list(GAMES)},
         "description": "One game; absent: every game. 422 for an unknown game."}
 PLAYER_ARGS = [{"name": side, "in": "query", "required": True, "schema": {"type": "string", "pattern": "^[0-9]+$"},
