@@ -39,10 +39,21 @@ def roster(club: Club) -> list[ClubPlayer]:
     return sorted(players, key=lambda player: (same_name(player.name), player.id))
 
 
+def row_id(raw: Any) -> int | None:
+    """A row id given as a number or as its digits ("12"), None for anything that cannot name a row.
+
+    >>> row_id("12"), row_id(12), row_id("-3"), row_id("٣"), row_id("9" * 5000), row_id(True), row_id(2**31)
+    (12, 12, None, None, None, None, None)
+    """
+    if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) < 10:
+        raw = int(raw)
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) and 0 < raw < ID_LIMIT else None
+
+
 def player_of(club: Club, player_id: Any) -> ClubPlayer:
     """The club's live player with this id, or matches.NotFound."""
     player = None
-    if isinstance(player_id, int) and not isinstance(player_id, bool) and 0 < player_id < ID_LIMIT:
+    if isinstance(player_id, int) and row_id(player_id) is not None:
         player = db.session.get(ClubPlayer, player_id)
     if player is None or player.club_id != club.id or player.merged_into is not None:
         raise matches.NotFound()

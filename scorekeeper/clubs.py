@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from . import club_results, matches
 from .club_figures import ClubView, GameView, head_to_head, player_view, view
 from .club_results import in_season, played
-from .club_roster import ID_LIMIT, add_player, merge_players, rename_player, roster
+from .club_roster import add_player, merge_players, rename_player, roster, row_id
 from .db import db
 from .games import GAMES, InvalidHand
 from .games.base import N_, parse_players, refuse, same_name, typeable
@@ -192,10 +192,8 @@ def season_of(club: Club, season_id: Any) -> Season | None:
     """The club's season with this id (given as a number or its text), None for all time; NotFound otherwise."""
     if season_id in (None, "", "all"):
         return None
-    if isinstance(season_id, str) and season_id.isascii() and season_id.isdigit() and len(season_id) < 10:
-        season_id = int(season_id)
-    known = isinstance(season_id, int) and not isinstance(season_id, bool) and 0 < season_id < ID_LIMIT
-    season = db.session.get(Season, season_id) if known else None
+    known = row_id(season_id)
+    season = db.session.get(Season, known) if known is not None else None
     if season is None or season.club_id != club.id:
         raise matches.NotFound()
     return season

@@ -303,7 +303,8 @@ def test_house_rules_prefill_a_new_match(client: FlaskClient, club: str):
     assert form.count('<select id="players-') == 4
 
 
-@pytest.mark.parametrize("junk", ["", "\x00", "x" * 5000, "<script>alert(1)</script>", "١٢", "-1", "1e9", "ä\u0301"])
+@pytest.mark.parametrize("junk", ["", "\x00", "x" * 5000, "9" * 5000, "<script>alert(1)</script>", "١٢", "-1", "1e9",
+                                  "ä\u0301"])
 def test_no_form_of_the_club_fails_on_junk(client: FlaskClient, club: str, junk: str):
     token = csrf_token(client, "/clubs/new")
     posts = {"/clubs/new": {"csrf_token": token, "name": junk},
@@ -321,7 +322,9 @@ def test_no_form_of_the_club_fails_on_junk(client: FlaskClient, club: str, junk:
         answer = client.post(url, data=data)
         assert answer.status_code < 500, (url, answer.status_code)
     for url in (f"/c/{club}?season={junk}", f"/c/{club}/players/1?vs={junk}&season={junk}",
-                f"/c/{club}/standings.pdf?season={junk}", f"/c/{club}/join/{junk or 'k'}"):
+                f"/c/{club}/players/{junk or 1}", f"/c/{club}/standings.pdf?season={junk}",
+                f"/c/{club}/join/{junk or 'k'}", f"/api/v1/clubs/{club}/head-to-head?a={junk}&b={junk}",
+                f"/api/v1/clubs/{club}/players/{junk or 1}", f"/api/v1/clubs/{club}/standings?season={junk}"):
         assert client.get(url).status_code < 500, url
 
 
@@ -429,7 +432,7 @@ def test_a_player_page_and_head_to_head(app: Flask, client: FlaskClient, club: s
     versus = seen(client.get(f"/c/{club}/players/{ids['Ann']}?vs={ids['Cid']}").text)
     assert "Kozyol : partners in 1 match" in versus
     assert re.search(r"Barbu : 1 match against each other · Ann ahead [01] · Cid ahead [01] · level 0", versus)
-    for odd in ("?vs=abc", f"?vs={ids['Ann']}", "?vs=999999", "?vs="):
+    for odd in ("?vs=abc", f"?vs={ids['Ann']}", "?vs=999999", "?vs=", "?vs=" + "9" * 5000, "?vs=٣"):
         answer = client.get(f"/c/{club}/players/{ids['Ann']}{odd}")
         assert answer.status_code == 200 and "against each other" not in answer.text
     assert client.get(f"/c/{club}/players/999999").status_code == 404

@@ -14,7 +14,7 @@ from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
 
 from .. import club_figures, clubs, matches
-from ..club_roster import player_of
+from ..club_roster import player_of, row_id
 from ..games import GAMES, InvalidHand
 from ..games.base import N_, refuse
 from ..models import Club, ClubPlayer, Season
@@ -100,7 +100,7 @@ def game_arg() -> str | None:
 def player_arg(club: Club, name: str) -> int:
     """?a=<player id>: a live player of the club (404 otherwise)."""
     raw = request.args.get(name, "")
-    return player_of(club, int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else None).id
+    return player_of(club, row_id(raw)).id
 
 
 # -- clubs ------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from flask_babel import get_locale, gettext as _
 
 from .. import club_figures, clubs, matches
 from ..club_results import stamp
+from ..club_roster import row_id
 from ..db import db
 from ..games import GAMES, InvalidHand
 from ..games.base import N_, NAME_MAX
@@ -231,8 +232,7 @@ def player_page(found: Any, season: Any, player_id: int, rival: str) -> str:
     known = {player.id: player.name for player in clubs.roster(found)}
     if player_id not in known:
         abort(404)
-    rival_id = int(rival) if rival.isascii() and rival.isdigit() and int(rival) in known and int(rival) != player_id \
-        else None
+    rival_id = row_id(rival) if row_id(rival) in known and row_id(rival) != player_id else None
     return render_template(
         "club/player.html", club=found, season=season, seasons=clubs.seasons(found), player_id=player_id,
         names=known, stats=club_figures.player_view(found, player_id, season), rival=rival_id,
