@@ -91,6 +91,7 @@ def test_names_may_contain_commas_when_given_one_by_one(client):
     ("/sheets/hearts?seats=12", "6 to 11 players"),
     ("/sheets/hearts.pdf?seats=seven", "6 to 11 players"),
     ("/sheets/hearts.pdf?seats=-7", "6 to 11 players"),
+    ("/sheets/hearts?seats=" + "9" * 5000, "6 to 11 players"),  # past what Python turns into a number at all
     ("/sheets/hearts?seats=%C2%B2", "6 to 11 players"),  # "²" passes str.isdigit() but not int()
     ("/sheets/barbu.pdf?players=Ann%00,Bob,Cid,Dee", "control characters"),
 ])

@@ -86,7 +86,7 @@ def requested_seats(game_pages: GamePages, args: MultiDict[str, str]) -> int:
     game, raw = game_pages.game, args.get("seats", "").strip()
     if not raw:
         return game_pages.blank_seats or game.min_players
-    if not (raw.isascii() and raw.isdigit()) or not game.min_players <= int(raw) <= game.max_players:
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 3) or not game.min_players <= int(raw) <= game.max_players:
         raise refuse("seats", N_("This game needs {low} to {high} players."), low=game.min_players,
                      high=game.max_players)
     return int(raw)
