@@ -11,6 +11,7 @@ server (gunicorn with gevent workers) a render does not stop its own worker answ
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -233,13 +234,30 @@ def one_worker(tmp_path_factory) -> Iterator[Server]:
     (folder / "instance").mkdir()
     started = Server({"SCOREKEEPER_INSTANCE_PATH": str(folder / "instance"), "SCOREKEEPER_DATABASE_URL": url,
                       "SCOREKEEPER_SECRET_KEY": "renders", "SCOREKEEPER_MIGRATE_ON_START": "false",
-                      "SCOREKEEPER_PDF_RENDER_WAIT": "0.5", "SCOREKEEPER_PDF_RENDERS": "1"},
+                      "SCOREKEEPER_PDF_RENDER_WAIT": "0.2", "SCOREKEEPER_PDF_RENDERS": "1"},
                      folder / "server.log", workers=1)
     try:
         started.wait_ready()
         yield started
     finally:
         started.stop()
+
+
+def rendering_since(slots: Path, limit: float = 60) -> None:
+    """Wait until the server's render holds the machine's render slot (its lock file is locked).
+
+    The longest Hearts sheet renders in under a second on a quiet machine, about as long as the
+    waits of the checks below: a fixed sleep would let the render end before they ask.
+    """
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        held = RenderSlots._try(slots / "render-0.lock") if slots.exists() else None
+        if held is None and (slots / "render-0.lock").exists():
+            return  # locked by the server
+        if held is not None:
+            os.close(held)  # free: the render has not started yet
+        time.sleep(0.005)
+    raise AssertionError("the server never started rendering")
 
 
 def test_a_worker_rendering_a_long_sheet_answers_polls_and_refuses_a_second_render(one_worker: Server):
@@ -253,7 +271,7 @@ def test_a_worker_rendering_a_long_sheet_answers_polls_and_refuses_a_second_rend
     download = threading.Thread(target=lambda: answers.update(
         long=one_worker.call("GET", f"/api/v1/matches/{long_game['id']}/sheet.pdf")))
     download.start()
-    time.sleep(0.5)  # the render is under way
+    rendering_since(one_worker.log.parent / "instance" / "render-slots")  # the render holds the machine's slot
     polls = []
     while download.is_alive() and len(polls) < 20:
         began = time.monotonic()
