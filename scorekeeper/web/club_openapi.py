@@ -127,7 +127,7 @@ def operation(operation_id: str, summary: str, responses: Schema, *, admin: bool
     if request is not None:
         codes.update({"400": error("400"), "413": error("413"), "422": error("422")})
     if admin:
-        codes.update({"401": error("401"), "403": error("403"), "429": error("429")})
+        codes.update({"401": error("NoAdminKey"), "403": error("WrongAdminKey"), "429": error("429")})
     out: Schema = {"operationId": operation_id, "summary": summary, "tags": ["clubs"],
                    "responses": dict(sorted(codes.items()))}
     if description:
@@ -149,6 +149,10 @@ GAME = {"name": "game", "in": "query", "required": False, "schema": {"enum": lis
         "description": "One game; absent: every game. 422 for an unknown game."}
 PLAYER_ARGS = [{"name": side, "in": "query", "required": True, "schema": {"type": "string", "pattern": "^[0-9]+$"},
                 "description": "A roster player's id."} for side in ("a", "b")]
+# The club's own 401 and 403, beside the match's shared ones (which speak of the edit key).
+RESPONSES = {"NoAdminKey": answer("A write without the club's admin key.", "Error"),
+             "WrongAdminKey": answer("A write with a key that is not this club's admin key. Wrong keys are counted "
+                                     "per address and per club (429 past the limit).", "Error")}
 PARAMETERS = {"ClubId": {"name": "club_id", "in": "path", "required": True, "schema": {"type": "string"},
                          "description": "The club id given at creation (the club link)."}}
 SECURITY = {"adminKey": {"type": "http", "scheme": "bearer", "description": "The club's admin key, given at creation."}}

@@ -233,7 +233,7 @@ def document() -> Schema:
             "schemas": {**SCHEMAS, **club_openapi.SCHEMAS},
             "responses": {status: {"description": text, "content": {JSON: {"schema": ref("Error")}}}
                           | ({"headers": RETRY_AFTER} if status in ("429", "503") else {})
-                          for status, text in ERRORS.items()},
+                          for status, text in ERRORS.items()} | club_openapi.RESPONSES,
             "parameters": {
                 **club_openapi.PARAMETERS,
                 "MatchId": {"name": "public_id", "in": "path", "required": True, "schema": {"type": "string"},
