@@ -78,7 +78,8 @@ class Finished:
 
 
 class _Sums:
-    """What is kept of a season between writes: its rows, seated by `now`, and the tallies of their digests.
+    """What is kept of a season between writes: its rows, seated by `now` (merged entry -> who they are now),
+    and the tallies of their digests.
 
     rows: match row id -> (day, public id, version, digest as stored, Played seated by now); a row
     starts with in_order()'s key, so sorting the rows sorts the matches.
@@ -122,7 +123,8 @@ def finished(club: Club, season: Season | None) -> Finished:
             versions = dict(db.session.execute(in_season(
                 select(results.match_id, results.version)
                 .where(results.club_id == club.id, results.digest.is_not(None)), season)).all())
-            now = resolver(club)
+            # Who each merged entry is now: a player added since changes no seating, a merge does.
+            now = {player: kept for player, kept in resolver(club).items() if player != kept}
             if sums is None or sums.now != now:
                 before, sums = (sums.rows if sums is not None else {}), _Sums(now)
                 for match, (day, public_id, version, made, _one) in before.items():
@@ -179,7 +181,7 @@ def view(club: Club, season: Season | None) -> ClubView:
         for slug, matches in these.by_game.items():
             games[slug] = GameView(
                 matches=len(matches), standings=these.standings[slug],
-                ratings=club_ratings.ratings(slug, every[slug]),
+                ratings=club_ratings.ratings(slug, every.get(slug, matches)),  # a write between the two reads
                 partnerships=these.partnerships if slug == "kozyol" else [])
         return ClubView(games, names(club), sum(game.matches for game in games.values()))
     return cached(club, season, ("view",), compute)

@@ -218,6 +218,29 @@ def test_the_running_sums_equal_the_figures_made_from_scratch_after_any_writes(a
                 assert view.games["kozyol"].partnerships == engine.partnerships(kozyol), step
         assert merged >= 2
 
+def test_a_new_player_costs_the_kept_season_one_row_and_a_merge_seats_it_again(app: Flask, monkeypatch):
+    from scorekeeper import club_figures
+
+    seated: list[int] = []
+    put = club_figures._Sums.put
+    monkeypatch.setattr(club_figures._Sums, "put", lambda self, match, *rest: (seated.append(match),
+                                                                               put(self, match, *rest)))
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        for _ in range(5):
+            club_match(club, FOUR, TEAM_0_LOSES)
+        clubs.view(club, None)
+        seated.clear()
+        club_match(club, ["Ann", "Bob", "Cid", "Guest"], TEAM_1_LOSES)  # Guest joins the roster
+        clubs.view(club, None)
+        assert len(seated) == 1
+        ids = {player.name: player.id for player in clubs.roster(club)}
+        clubs.merge_players(club, ids["Dee"], ids["Guest"])
+        seated.clear()
+        assert standing(club)["Dee"] == {"matches": 6, "goats": 1}
+        assert len(seated) == 6  # who sat where changed for every match counted
+
+
 # -- results written with every write ------------------------------------------------------------------
 
 
