@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
@@ -48,18 +49,22 @@ def figure(value: Any) -> str:
 
     The same text as Babel's format_decimal(value, "#,##0.0") for averages and format_decimal(value)
     for whole numbers (a test holds them equal in every language of the app), made here with the
-    locale's symbols looked up once: a big club's table prints a thousand figures.
+    locale's symbols looked up once: a big club's table prints a thousand figures. What a statistic
+    never is still prints without an error, where Babel raises: a dash for an infinite or undefined
+    average, and averages of 10^15 and beyond rounded by Python.
     """
-    if value is None:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "–"
     if isinstance(value, float):  # Babel's way: the float's shortest text, rounded half to even
-        text = format(Decimal(repr(value)).quantize(TENTH, ROUND_HALF_EVEN), ",f")
+        text = format(Decimal(repr(value)).quantize(TENTH, ROUND_HALF_EVEN), ",f") if abs(value) < LARGE \
+            else format(value, ",.1f")
     else:
         text = format(value, ",d")
     return text.translate(symbols(str(get_locale())))
 
 
 TENTH = Decimal("0.1")
+LARGE = 1e15  # Decimal's 28 digits hold any average below it to a tenth
 
 
 @functools.cache
