@@ -213,13 +213,19 @@ def name_evening(club: Club, day: Any, name: Any) -> None:
     bump(club)
 
 
-def evenings(club: Club, season: Season | None = None, limit: int | None = None
+EVENINGS_LISTED, EVENINGS_MOST = 20, 100  # evenings per API answer: unless asked, and at most
+
+
+def evenings(club: Club, season: Season | None = None, limit: int | None = None, before: date | None = None
              ) -> list[tuple[date, str | None, list[Match]]]:
-    """The club's evenings, the latest first (at most limit): the day, its name if given, its matches in order.
+    """The club's evenings, the latest first (at most limit, only those before a day when given): the day,
+    its name if given, its matches in order.
 
     An evening is the matches started on one day (UTC), finished or not.
     """
     days = in_season(select(ClubResult.day).where(ClubResult.club_id == club.id), season).distinct()
+    if before is not None:
+        days = days.where(ClubResult.day < before)
     days = list(db.session.scalars(days.order_by(ClubResult.day.desc()).limit(limit)))
     if not days:
         return []
@@ -232,6 +238,13 @@ def evenings(club: Club, season: Season | None = None, limit: int | None = None
     for match, day in rows:
         played_on[day].append(match)
     return [(day, named.get(day), played_on[day]) for day in days]
+
+
+def finished_among(club: Club, played: list[Match]) -> set[int]:
+    """The row ids of those of the club's matches that are finished (their result holds a digest)."""
+    ids = [match.id for match in played]
+    return set(db.session.scalars(select(ClubResult.match_id).where(
+        ClubResult.club_id == club.id, ClubResult.match_id.in_(ids), ClubResult.digest.is_not(None)))) if ids else set()
 
 
 def start_match(club: Club, game: Any, names: Any, options: Any = None, language: Any = None) -> tuple[Match, str]:

@@ -178,6 +178,47 @@ def test_a_club_match_takes_the_roster_and_the_standings_follow_a_correction(cli
     error_of(client.get(f"{url}/players/{eve}"), 404)
 
 
+def test_evenings_list_the_matches_of_each_day_the_latest_first_a_page_at_a_time(app: Flask, client: FlaskClient,
+                                                                                  document):
+    from datetime import date
+
+    from sqlalchemy import select, update
+
+    from scorekeeper.models import ClubResult, Match
+
+    club = make_club(client)
+    url = f"{API}/clubs/{club['id']}"
+    earlier = start(client, club, FOUR, TEAM_0_LOSES)  # finished
+    first = start(client, club, ["Ann", "Eve", "Cid", "Dee"], TEAM_1_LOSES)
+    second = start(client, club, FOUR)  # still played
+    with app.app_context():  # the first match was played on 27 November
+        row = db.session.scalar(select(Match.id).where(Match.public_id == earlier["id"]))
+        db.session.execute(update(ClubResult).where(ClubResult.match_id == row).values(day=date(2026, 11, 27)))
+        db.session.commit()
+    assert client.put(f"{url}/evenings/2026-11-27", json={"name": "Friday at Ann's"},
+                      headers=bearer(club["admin_key"])).status_code == 200
+    answer = client.get(f"{url}/evenings")
+    check_answer(document, f"{CLUB}/evenings", "GET", answer)
+    listed = answer.get_json()
+    assert listed["season"] is None and listed["next"] is None
+    assert [evening["day"] for evening in listed["evenings"]][1] == "2026-11-27"
+    latest, old = listed["evenings"]
+    assert latest["name"] is None and old["name"] == "Friday at Ann's"
+    assert [(m["id"], m["finished"]) for m in latest["matches"]] == [(first["id"], True), (second["id"], False)]
+    assert latest["matches"][0]["players"] == ["Ann", "Eve", "Cid", "Dee"] and latest["matches"][0]["game"] == "kozyol"
+    assert old["matches"][0]["url"] == f"/m/{earlier['id']}" and len(old["matches"][0]["seat_ids"]) == 4
+    # A page at a time: `next` asks for the evenings before the last one given.
+    page = client.get(f"{url}/evenings?limit=1").get_json()
+    assert [evening["day"] for evening in page["evenings"]] == [latest["day"]]
+    older = client.get(page["next"]).get_json()
+    assert older["evenings"] == [old] and older["next"] is None
+    for query, field in (("limit=0", "limit"), ("limit=101", "limit"), ("limit=ten", "limit"),
+                         ("limit=" + "9" * 5000, "limit"), ("before=27/11/2026", "before")):
+        assert set(error_of(client.get(f"{url}/evenings?{query}"), 422)["fields"]) == {field}, query
+    error_of(client.get(f"{API}/clubs/nope/evenings"), 404)
+    error_of(client.get(f"{url}/evenings?season=77"), 404)
+
+
 def test_spreadsheets_read_back_as_the_tables_they_are(client: FlaskClient):
     club = make_club(client)
     url, key = f"{API}/clubs/{club['id']}", bearer(club["admin_key"])

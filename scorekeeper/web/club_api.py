@@ -20,6 +20,7 @@ from ..games.base import N_, refuse
 from ..models import Club, ClubPlayer, Season
 from . import club_csv
 from .api import answer, body, conflict, invalid
+from .club_pages import seated
 from .errors import json_error
 
 bp = Blueprint("club_api", __name__, url_prefix="/api/v1")
@@ -137,6 +138,30 @@ def add_season(club_id: str):
     club = authorize(club_id)
     data = body()
     return jsonify(season_state(clubs.add_season(club, data.get("name"), data.get("starts"), data.get("ends")))), 201
+
+
+@bp.get("/clubs/<club_id>/evenings")
+def list_evenings(club_id: str):
+    """The club's evenings, the latest first, with their matches; `next` asks for the ones before."""
+    club = clubs.must_find(club_id)
+    season = season_arg(club)
+    raw = request.args.get("limit", "")
+    limit = row_id(raw) if raw else clubs.EVENINGS_LISTED
+    if limit is None or limit > clubs.EVENINGS_MOST:
+        raise refuse("limit", N_("Ask for 1 to {most} evenings at a time."), most=clubs.EVENINGS_MOST)
+    before = clubs.as_day(request.args["before"], "before") if request.args.get("before") else None
+    found = clubs.evenings(club, season, limit=limit + 1, before=before)  # one more: are there older ones?
+    shown = found[:limit]
+    finished = clubs.finished_among(club, [match for _day, _name, played in shown for match in played])
+    names = club_figures.names(club)
+    later = url_for("club_api.list_evenings", club_id=club.public_id, season=request.args.get("season") or None,
+                    limit=raw or None, before=shown[-1][0].isoformat()) if len(found) > limit else None
+    return jsonify({"season": season_state(season), "evenings": [
+        {"day": day.isoformat(), "name": name, "matches": [
+            {"id": match.public_id, "url": url_for("pages.match", public_id=match.public_id), "game": match.game,
+             "players": seated(match, names), "seat_ids": list(match.seat_ids or []), "finished": match.id in finished}
+            for match in played]}
+        for day, name, played in shown], "next": later})
 
 
 @bp.put("/clubs/<club_id>/evenings/<day>")

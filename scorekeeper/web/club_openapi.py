@@ -6,7 +6,7 @@ and each game's options (house rules are a game's options without the seats, whi
 
 from __future__ import annotations
 
-from ..clubs import CLUB_NAME_MAX, MIN_MATCHES, SEAT_OPTIONS
+from ..clubs import CLUB_NAME_MAX, EVENINGS_LISTED, EVENINGS_MOST, MIN_MATCHES, SEAT_OPTIONS
 from ..games import GAMES
 from .api_schemas import SCHEMAS as MATCH_SCHEMAS, TITLES, Schema, integer, nullable, obj, ref
 
@@ -83,6 +83,19 @@ SCHEMAS: Schema = {
     "NewSeason": obj({"name": CLUB_NAME, "starts": DAY, "ends": DAY}, ("name", "starts", "ends")),
     "EveningName": obj({"name": nullable(CLUB_NAME) | {"description": "Empty or null: the name is taken away."}}),
     "Evening": obj({"day": DAY, "name": nullable(CLUB_NAME)}, ("day", "name")),
+    "Evenings": obj({
+        "season": nullable(SEASON),
+        "evenings": {"type": "array", "description": "The latest first.", "items": obj({
+            "day": DAY, "name": nullable(CLUB_NAME),
+            "matches": {"type": "array", "description": "In the order they were started.", "items": obj({
+                "id": {"type": "string"}, "url": {"type": "string", "description": "The match page."},
+                "game": {"enum": list(GAMES)},
+                "players": {"type": "array", "items": {"type": "string"},
+                            "description": "In seat order, by their roster names now."},
+                "seat_ids": {"type": "array", "items": ID}, "finished": {"type": "boolean"}},
+                ("id", "url", "game", "players", "seat_ids", "finished"))}}, ("day", "name", "matches"))},
+        "next": nullable({"type": "string", "description": "The address of the evenings before these."})},
+        ("season", "evenings", "next")),
     "CreatedClubMatch": {"allOf": [ref("CreatedMatch"), obj({
         "club": {"type": "string", "description": "The club's id."},
         "seat_ids": {"type": "array", "items": ID, "description": "The club player in each seat."}},
@@ -145,6 +158,10 @@ CLUB = {"$ref": "#/components/parameters/ClubId"}
 PLAYER_ID = {"name": "player_id", "in": "path", "required": True, "schema": ID, "description": "A roster player's id."}
 SEASON_ID = {"name": "season", "in": "query", "required": False, "schema": {"type": "string", "pattern": "^([0-9]*|all)$"},
              "description": "A season's id; absent, empty or `all`: all time. 404 for a season the club does not have."}
+EVENINGS_LIMIT = {"name": "limit", "in": "query", "required": False, "schema": integer(1, EVENINGS_MOST),
+                  "description": f"Evenings per answer; {EVENINGS_LISTED} when absent."}
+EVENINGS_BEFORE = {"name": "before", "in": "query", "required": False, "schema": DAY,
+                   "description": "Only the evenings before this day (what `next` asks for)."}
 GAME = {"name": "game", "in": "query", "required": False, "schema": {"enum": list(GAMES)},
         "description": "One game; absent: every game. 422 for an unknown game."}
 PLAYER_ARGS = [{"name": side, "in": "query", "required": True, "schema": {"type": "string", "pattern": "^[0-9]+$"},
@@ -180,6 +197,12 @@ def paths(prefix: str = "/api/v1") -> Schema:
         f"{club}/seasons": {"post": operation(
             "addSeason", "Add a season", {"201": answer("The season.", "Season")}, admin=True,
             request="NewSeason", parameters=[CLUB])},
+        f"{club}/evenings": {"get": operation(
+            "listEvenings", "The club's evenings and their matches",
+            {"200": answer("The latest evenings of the season, and where the older ones are.", "Evenings"),
+             "422": error("422")},
+            parameters=[CLUB, SEASON_ID, EVENINGS_LIMIT, EVENINGS_BEFORE],
+            description="The matches started on one day (UTC) make an evening, finished or not.")},
         f"{club}/evenings/{{day}}": {"put": operation(
             "nameEvening", "Name the evening of a day", {"200": answer("The evening.", "Evening")}, admin=True,
             request="EveningName", parameters=[CLUB, {"name": "day", "in": "path", "required": True,
