@@ -115,7 +115,8 @@ def finished(club: Club, season: Season | None) -> Finished:
     After a merge every match is seated again and the sums start over.
     """
     def compute() -> Finished:
-        where = (club.public_id, None if season is None else season.id)  # ids are reused by other databases
+        # Public ids, as row ids are reused by other databases; the zone, as a new one moves the days.
+        where = (club.public_id, None if season is None else season.id, club.time_zone)
         with _updating:  # the sums change in place: one update at a time, and none half done if one fails
             with _lock:
                 sums = _digests.pop(where, None)

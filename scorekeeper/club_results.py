@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import date, datetime, timezone
 from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -21,29 +22,40 @@ from .models import Club, ClubPlayer, ClubResult, Match, Season
 UPSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
 
 
-def day_of(moment: datetime) -> date:
-    """The UTC day of a stored time (SQLite hands it back without its zone, PostgreSQL with it).
+def day_of(moment: datetime, zone: str | None = None) -> date:
+    """The day of a stored time in a time zone, UTC without one (SQLite hands it back without its zone,
+    meaning UTC; PostgreSQL with it).
 
     >>> day_of(datetime(2026, 12, 5, 23, 30)), day_of(datetime(2026, 12, 5, 23, 30, tzinfo=timezone.utc))
     (datetime.date(2026, 12, 5), datetime.date(2026, 12, 5))
+    >>> day_of(datetime(2026, 12, 6, 1, 30), "America/Montreal"), day_of(datetime(2026, 12, 5, 22, 30), "Europe/Moscow")
+    (datetime.date(2026, 12, 5), datetime.date(2026, 12, 6))
     """
-    return (moment.astimezone(timezone.utc) if moment.tzinfo else moment).date()
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(ZoneInfo(zone) if zone else timezone.utc).date()
 
 
-def keep(match: Match, played: Replay) -> None:
+def zone_of(club_id: int | None) -> str | None:
+    """The time zone of a club (None: UTC, or no club)."""
+    return db.session.scalar(select(Club.time_zone).where(Club.id == club_id)) if club_id is not None else None
+
+
+def keep(match: Match, played: Replay, first: bool = False) -> None:
     """Write the club match's row (digest when finished, else None) with its version: one indexed upsert.
 
     The row also takes the club's next write number (``changed``: one more than the club's highest,
     read through the (club_id, changed) index in the same statement), so the club's stamp is one
     index lookup. Call after the match's write is flushed (its version raised), before the commit.
-    A casual match writes nothing.
+    A casual match writes nothing. The first write (the match's creation, first=True) also sets the row's
+    day, the start's day in the club's time zone; later writes leave it as it is.
     """
     if match.club_id is None:
         return
     latest = (select(func.coalesce(func.max(ClubResult.changed), 0) + 1)
               .where(ClubResult.club_id == match.club_id).scalar_subquery())
+    day = day_of(match.created_at, zone_of(match.club_id) if first else None)
     row: dict[str, Any] = {"match_id": match.id, "club_id": match.club_id, "game": match.game,
-                           "day": day_of(match.created_at), "version": match.version, "changed": latest,
+                           "day": day, "version": match.version, "changed": latest,
                            "digest": digest(match.game, list(match.seat_ids or []), played)}
     upsert = UPSERTS[db.session.get_bind().dialect.name](ClubResult.__table__).values(**row)
     db.session.execute(upsert.on_conflict_do_update(

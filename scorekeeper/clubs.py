@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
+import zoneinfo
 from datetime import date
 from typing import Any, NamedTuple
 
@@ -157,6 +158,31 @@ def set_rules(club: Club, min_matches: Any, house_rules: Any) -> None:
     if isinstance(min_matches, bool) or not isinstance(min_matches, int) or not low <= min_matches <= high:
         raise refuse("min_matches", N_("Enter a number from {low} to {high}."), low=low, high=high)
     club.house_rules, club.min_matches = house_rules_of(house_rules), min_matches
+    bump(club)
+
+
+TIME_ZONES = frozenset(zoneinfo.available_timezones()) - {"UTC"}  # UTC is no zone at all: None
+
+
+def zone_name(raw: Any, field: str = "time_zone") -> str | None:
+    """An IANA time zone name ("Europe/Paris"); None for UTC (empty, null or "UTC")."""
+    if raw in (None, "", "UTC"):
+        return None
+    if isinstance(raw, str) and raw in TIME_ZONES:
+        return raw
+    raise refuse(field, N_("Choose a time zone by its name, such as Europe/Paris or America/Montreal."))
+
+
+def set_time_zone(club: Club, raw: Any) -> None:
+    """Set where the club plays: every match of the club moves to the evening of its start's day there."""
+    zone = zone_name(raw)
+    if zone == club.time_zone:
+        return
+    club.time_zone = zone
+    starts = db.session.execute(select(Match.id, Match.created_at).where(Match.club_id == club.id)).all()
+    if starts:  # by primary key, in one statement per batch of rows
+        db.session.execute(update(ClubResult), [{"match_id": match, "day": club_results.day_of(at, zone)}
+                                                for match, at in starts])
     bump(club)
 
 

@@ -198,7 +198,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
     db.session.flush()
     for hand in played.hands:
         _log(match, hand["number"], "record", None, hand["entry"], source)
-    club_results.keep(match, played)
+    club_results.keep(match, played, first=True)
     db.session.commit()
     return match, key
 

@@ -113,6 +113,9 @@ class Club(db.Model):
     # Raised by every edit of the roster, rules or seasons: cached standings name the version they were made at.
     version: Mapped[int] = mapped_column(default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Where the club plays (an IANA name such as "America/Montreal"): a match's evening is its start's day
+    # there. None: UTC, as for every club made before clubs had a time zone.
+    time_zone: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ClubPlayer(db.Model):

@@ -1,5 +1,6 @@
 // A club's new match: the seating plan and the seat menus (who deals or declares first) show, for each
 // seat, the name typed for it or else the player picked from the roster.
+// The admin page: a one-tap "Use this phone's time zone" beside the club's time zone menu.
 (function () {
   "use strict";
   function nameAt(form, seat) {
@@ -26,7 +27,23 @@
   }
   document.addEventListener("input", changed);
   document.addEventListener("change", changed);
+  function offerPhoneZone(offer) {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    var menu = offer.closest("form").querySelector("select");
+    var known = Array.prototype.some.call(menu.options, function (option) { return option.value === zone; });
+    if (!known || menu.value === zone) { return; }
+    offer.querySelector("span").textContent = zone;
+    offer.hidden = false;
+    offer.querySelector("button").addEventListener("click", function () {
+      menu.value = zone;
+      offer.hidden = true;
+      menu.focus();
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("form.club-match").forEach(redraw);
+    document.querySelectorAll("[data-phone-zone]").forEach(offerPhoneZone);
   });
 })();

@@ -219,6 +219,24 @@ def test_evenings_list_the_matches_of_each_day_the_latest_first_a_page_at_a_time
     error_of(client.get(f"{url}/evenings?season=77"), 404)
 
 
+def test_the_time_zone_is_set_with_the_rules_and_refused_by_name(client: FlaskClient, document):
+    club = make_club(client)
+    url = f"{API}/clubs/{club['id']}"
+    assert client.get(url).get_json()["time_zone"] == "UTC"
+    answer = client.put(f"{url}/rules", json={"time_zone": "Europe/Moscow"}, headers=bearer(club["admin_key"]))
+    check_answer(document, f"{CLUB}/rules", "PUT", answer)
+    assert answer.get_json()["time_zone"] == "Europe/Moscow" and answer.get_json()["min_matches"] == 3
+    unchanged = client.put(f"{url}/rules", json={"min_matches": 2}, headers=bearer(club["admin_key"])).get_json()
+    assert (unchanged["time_zone"], unchanged["min_matches"]) == ("Europe/Moscow", 2)
+    for wrong in ("Moscow", 3, ["Europe/Moscow"]):
+        refused = client.put(f"{url}/rules", json={"time_zone": wrong, "min_matches": 5},
+                             headers=bearer(club["admin_key"]))
+        assert set(error_of(refused, 422)["fields"]) == {"time_zone"}, wrong
+    assert client.get(url).get_json()["min_matches"] == 2  # a refused zone saves nothing
+    back = client.put(f"{url}/rules", json={"time_zone": None}, headers=bearer(club["admin_key"])).get_json()
+    assert back["time_zone"] == "UTC"
+
+
 def test_spreadsheets_read_back_as_the_tables_they_are(client: FlaskClient):
     club = make_club(client)
     url, key = f"{API}/clubs/{club['id']}", bearer(club["admin_key"])

@@ -241,6 +241,44 @@ def test_a_new_player_costs_the_kept_season_one_row_and_a_merge_seats_it_again(a
         assert len(seated) == 6  # who sat where changed for every match counted
 
 
+def test_an_evening_is_a_day_where_the_club_plays(app: Flask):
+    from datetime import datetime, timezone
+
+    from sqlalchemy import update
+
+    with app.app_context():
+        # A new match takes its day in its club's zone: UTC+14 and UTC-12 are never on the same date.
+        east, _key = clubs.create("Kiritimati table")
+        west, _key = clubs.create("Baker Island table")
+        clubs.set_time_zone(east, "Etc/GMT-14")
+        clubs.set_time_zone(west, "Etc/GMT+12")
+        days = {}
+        for club in (east, west):
+            match = club_match(club)
+            days[club.time_zone] = result_of(match).day
+            assert days[club.time_zone] == club_results.day_of(match.created_at, club.time_zone)
+        assert days["Etc/GMT-14"] != days["Etc/GMT+12"]
+        # A club in Montreal plays from 18:00 to past 21:00: in UTC that evening would be two days.
+        club, _key = clubs.create("Montreal table")
+        early, late = club_match(club, FOUR, TEAM_0_LOSES), club_match(club, FOUR, TEAM_1_LOSES)
+        for match, at in ((early, datetime(2026, 12, 5, 23, 0, tzinfo=timezone.utc)),
+                          (late, datetime(2026, 12, 6, 2, 30, tzinfo=timezone.utc))):
+            db.session.execute(update(Match).where(Match.id == match.id).values(created_at=at))
+        db.session.commit()
+        clubs.set_time_zone(club, "UTC")  # unchanged: nothing moves yet
+        clubs.set_time_zone(club, "America/Montreal")
+        assert club.time_zone == "America/Montreal"
+        assert [(day, [m.id for m in played]) for day, _name, played in clubs.evenings(club)] == [
+            (date(2026, 12, 5), [early.id, late.id])]
+        assert standing(club)["Ann"]["matches"] == 2  # the figures follow the moved days
+        clubs.set_time_zone(club, None)  # back to UTC: two days
+        assert [day for day, _name, _played in clubs.evenings(club)] == [date(2026, 12, 6), date(2026, 12, 5)]
+        for wrong in ("Mars/Olympus", "europe/paris", 3, "x" * 500):
+            with pytest.raises(InvalidHand) as refused:
+                clubs.set_time_zone(club, wrong)
+            assert "time_zone" in refused.value.fields
+
+
 # -- results written with every write ------------------------------------------------------------------
 
 

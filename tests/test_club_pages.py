@@ -315,10 +315,11 @@ def test_no_form_of_the_club_fails_on_junk(client: FlaskClient, club: str, junk:
                                        "moon_points": junk},
              f"/c/{club}/admin-link": {"csrf_token": token, "confirm": junk}}
     for form, action in (("add", "players"), ("rename", "rename"), ("merge", "merge"), ("ranking", "ranking"),
-                         ("season", "seasons"), ("evening", "evenings"), ("barbu", "rules/barbu")):
+                         ("season", "seasons"), ("evening", "evenings"), ("zone", "time-zone"),
+                         ("barbu", "rules/barbu")):
         posts[f"/c/{club}/admin/{action}"] = {f"{form}-csrf_token": token, **{f"{form}-{name}": junk for name in (
             "name", "player", "keep", "gone", "min_matches", "starts", "ends", "day", "domino_scores",
-            "enforce_declarer_doubles")}}
+            "enforce_declarer_doubles", "time_zone")}}
     for url, data in posts.items():
         answer = client.post(url, data=data)
         assert answer.status_code < 500, (url, answer.status_code)
@@ -479,6 +480,20 @@ def test_a_figure_reads_as_babel_writes_it_in_every_language(app: Flask, languag
         # Never a statistic, and Babel raises on them; the page still prints.
         assert figure(math.inf) == figure(-math.inf) == figure(math.nan) == "–"
         assert figure(1e300).startswith("1") and figure(-(10**30)).endswith("000")
+
+
+def test_the_admin_sets_the_time_zone_and_the_club_page_says_it(client: FlaskClient, club: str):
+    form = client.get(f"/c/{club}/admin").text
+    assert '<option selected value="UTC">UTC</option>' in form and 'value="America/Montreal"' in form
+    assert "data-phone-zone hidden" in form  # offered by the script, when the phone's zone is not the club's
+    refused = admin_post(client, club, "time-zone", "zone", {"time_zone": "Mars/Olympus"})
+    assert refused.status_code == 422 and "Not a valid choice" in seen(refused.text)
+    assert 'value="Mars/Olympus"' not in refused.text  # nothing saved, nothing offered
+    saved = admin_post(client, club, "time-zone", "zone", {"time_zone": "America/Montreal"})
+    assert saved.status_code == 302
+    page = client.get(saved.headers["Location"]).text
+    assert "Time zone saved" in seen(page) and '<option selected value="America/Montreal">' in page
+    assert "in the club's time zone (America/Montreal)" in seen(client.get(f"/c/{club}").text)
 
 
 # -- the standings on paper ------------------------------------------------------------------------------------

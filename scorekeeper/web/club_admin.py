@@ -22,6 +22,7 @@ from .club_forms import (
     RankingForm,
     RenameForm,
     SeasonForm,
+    TimeZoneForm,
     rule_fields,
     rules_form,
     with_roster,
@@ -30,7 +31,7 @@ from .forms import TableForm
 
 bp = Blueprint("club_admin", __name__, url_prefix="/c/<public_id>")
 FORMS = {"add": PlayerForm, "rename": RenameForm, "merge": MergeForm, "ranking": RankingForm, "season": SeasonForm,
-         "evening": EveningForm}
+         "evening": EveningForm, "zone": TimeZoneForm}
 
 
 def page(club: Any, refused: dict[str, Any] | None = None) -> tuple[str, int]:
@@ -38,6 +39,7 @@ def page(club: Any, refused: dict[str, Any] | None = None) -> tuple[str, int]:
     roster = clubs.roster(club)
     forms = {name: posted(name, None) for name in FORMS}
     forms["ranking"].min_matches.data = club.min_matches
+    forms["zone"].time_zone.data = club.time_zone or "UTC"
     rules = {game: rules_form(game, None, (club.house_rules or {}).get(game)) for game in GAMES}
     for name, form in (refused or {}).items():
         (rules if name in GAMES else forms)[name] = form
@@ -131,6 +133,13 @@ def add_season(public_id: str):
     return handled(public_id, "season", form,
                    lambda club: clubs.add_season(club, form.name.data, form.starts.data, form.ends.data),
                    _("Season added."))
+
+
+@bp.post("/admin/time-zone")
+def time_zone(public_id: str):
+    form = posted("zone", request.form)
+    return handled(public_id, "zone", form, lambda club: clubs.set_time_zone(club, form.time_zone.data),
+                   _("Time zone saved: every match is on the evening of its day there."))
 
 
 @bp.post("/admin/evenings")

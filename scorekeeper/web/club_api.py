@@ -49,7 +49,8 @@ def season_state(season: Season | None) -> dict[str, Any] | None:
 def club_state(club: Club) -> dict[str, Any]:
     """The club as the API gives it: name, rules, roster and seasons."""
     return {"id": club.public_id, "url": url_for("clubs.club", public_id=club.public_id), "name": club.name,
-            "house_rules": club.house_rules, "min_matches": club.min_matches, "version": club.version,
+            "house_rules": club.house_rules, "min_matches": club.min_matches, "time_zone": club.time_zone or "UTC",
+            "version": club.version,
             "players": [player_state(player) for player in clubs.roster(club)],
             "seasons": [season_state(season) for season in clubs.seasons(club)]}
 
@@ -129,7 +130,9 @@ def rotate_club_key(club_id: str):
 def set_rules(club_id: str):
     club = authorize(club_id)
     data = body()
+    zone = clubs.zone_name(data.get("time_zone", club.time_zone))  # refused before anything is saved
     clubs.set_rules(club, data.get("min_matches", club.min_matches), data.get("house_rules", club.house_rules))
+    clubs.set_time_zone(club, zone)
     return jsonify(club_state(club))
 
 

@@ -19,7 +19,7 @@ from sqlalchemy import select
 
 from .. import matches
 from ..club_figures import names as names_of, view
-from ..club_results import day_of, in_season, resolver
+from ..club_results import day_of, in_season, resolver, zone_of
 from ..db import db
 from ..models import Club, ClubResult, Evening, Match, Season
 
@@ -125,7 +125,7 @@ def club_hands(club: Club, season: Season | None) -> Response:
 
 def match_hands(match: Match) -> Response:
     """Every hand of one match (of a club or not, finished or not), one row per player."""
-    day = day_of(match.created_at).isoformat()
+    day = day_of(match.created_at, zone_of(match.club_id)).isoformat()  # a club match: the club's day
     return spreadsheet(f"{match.game}-{match.public_id}-hands.csv", HAND_HEADER, hand_rows(match, day))
 
 

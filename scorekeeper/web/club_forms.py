@@ -13,6 +13,7 @@ from wtforms import DateField, FieldList, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
+from ..clubs import TIME_ZONES
 from ..games import GAMES
 from .forms import NewMatchForm, NumberRange, TableForm
 from .registered_games import GAME_PAGES
@@ -59,6 +60,12 @@ class SeasonForm(TableForm):
     name = StringField(_l("Name of the season"))
     starts = DateField(_l("From"), validators=[InputRequired()])
     ends = DateField(_l("To"), validators=[InputRequired()])
+
+
+class TimeZoneForm(TableForm):
+    shown_fields = frozenset({"time_zone"})
+    time_zone = SelectField(_l("Time zone"), validators=[InputRequired()],
+                            choices=["UTC", *sorted(TIME_ZONES)])  # the IANA names, as phones give them
 
 
 class EveningForm(TableForm):

@@ -25,6 +25,9 @@ ID = integer(1, 2**31 - 1)
 FIGURE = {"oneOf": [{"type": "number"}, {"type": "null"}]}
 DAY = {"type": "string", "format": "date", "description": "A day, year-month-day."}
 CLUB_NAME = {"type": "string", "minLength": 1, "maxLength": CLUB_NAME_MAX}
+TIME_ZONE = {"type": "string", "maxLength": 64, "examples": ["Europe/Paris", "America/Montreal"],
+             "description": "Where the club plays, an IANA time zone name: an evening is the matches started on one "
+                            "day there."}
 SEASON = obj({"id": ID, "name": CLUB_NAME, "starts": DAY, "ends": DAY}, ("id", "name", "starts", "ends"),
              "A named range of days, both included.")
 PLAYER = obj({"id": ID, "name": ref("PlayerName")}, ("id", "name"), "A player of the club's roster.")
@@ -70,16 +73,20 @@ SCHEMAS: Schema = {
                  "url": {"type": "string", "description": "The club page in the browser."},
                  "name": CLUB_NAME, "house_rules": ref("HouseRules"),
                  "min_matches": integer(*MIN_MATCHES, "Finished matches a player needs to be ranked."),
+                 "time_zone": TIME_ZONE,
                  "version": integer(1, description="Grows with every change to the roster, rules or seasons."),
                  "players": {"type": "array", "items": PLAYER, "description": "The roster, by name."},
                  "seasons": {"type": "array", "items": SEASON, "description": "The latest first."}},
-                ("id", "url", "name", "house_rules", "min_matches", "version", "players", "seasons")),
+                ("id", "url", "name", "house_rules", "min_matches", "time_zone", "version", "players", "seasons")),
     "AdminKey": obj(ADMIN_KEY, tuple(ADMIN_KEY)),
     "CreatedClub": {"allOf": [ref("Club"), obj(ADMIN_KEY, tuple(ADMIN_KEY))]},
     "NewPlayer": obj({"name": ref("PlayerName")}, ("name",)),
     "Merge": obj({"into": ID | {"description": "The player who keeps both records."}}, ("into",)),
     "ClubRules": obj({"min_matches": integer(*MIN_MATCHES, "Absent: unchanged."),
-                      "house_rules": ref("HouseRules") | {"description": "Absent: unchanged; replaces them all."}}),
+                      "house_rules": ref("HouseRules") | {"description": "Absent: unchanged; replaces them all."},
+                      "time_zone": nullable(TIME_ZONE) | {"description": "Absent: unchanged. Null, empty or UTC: "
+                                                                         "UTC. Every match moves to the evening "
+                                                                         "of its start's day there."}}),
     "NewSeason": obj({"name": CLUB_NAME, "starts": DAY, "ends": DAY}, ("name", "starts", "ends")),
     "EveningName": obj({"name": nullable(CLUB_NAME) | {"description": "Empty or null: the name is taken away."}}),
     "Evening": obj({"day": DAY, "name": nullable(CLUB_NAME)}, ("day", "name")),
@@ -202,12 +209,12 @@ def paths(prefix: str = "/api/v1") -> Schema:
             {"200": answer("The latest evenings of the season, and where the older ones are.", "Evenings"),
              "422": error("422")},
             parameters=[CLUB, SEASON_ID, EVENINGS_LIMIT, EVENINGS_BEFORE],
-            description="The matches started on one day (UTC) make an evening, finished or not.")},
+            description="The matches started on one day in the club's time zone make an evening, finished or not.")},
         f"{club}/evenings/{{day}}": {"put": operation(
             "nameEvening", "Name the evening of a day", {"200": answer("The evening.", "Evening")}, admin=True,
             request="EveningName", parameters=[CLUB, {"name": "day", "in": "path", "required": True,
                                                       "schema": {"type": "string"}, "description": "year-month-day"}],
-            description="The matches started on one day (UTC) make an evening, named or not.")},
+            description="The matches started on one day in the club's time zone make an evening, named or not.")},
         f"{club}/players": {"post": operation(
             "addPlayer", "Add a player to the roster", {"201": answer("The player.", "ClubPlayer")}, admin=True,
             request="NewPlayer", parameters=[CLUB],

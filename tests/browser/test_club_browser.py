@@ -156,3 +156,25 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
     report("touch-target-exemptions", "club pages", exempt)
     found = {name: lines for name, lines in problems.items() if lines}
     assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
+
+
+def test_a_phone_offers_its_own_time_zone_to_the_club_in_one_tap(phone, tap):
+    organiser = phone(timezone_id="Europe/Paris")
+    organiser.goto("/clubs/new")
+    tap.type(organiser.get_by_label("Name of the club"), "Paris Barbu")
+    tap(organiser.get_by_role("button", name="Start the club"))
+    tap(organiser.get_by_role("link", name="Add players"))
+    offer = organiser.get_by_role("button", name="Use this phone's time zone: Europe/Paris")
+    expect(organiser.get_by_role("combobox", name="Time zone")).to_have_value("UTC")
+    expect(offer).to_be_visible()
+    uncovered(organiser, offer)  # on screen, nothing covering it
+    tap(offer)
+    expect(organiser.get_by_role("combobox", name="Time zone")).to_have_value("Europe/Paris")
+    expect(offer).to_be_hidden()
+    tap(organiser.locator("#zone").get_by_role("button", name="Save"))
+    expect(organiser.get_by_text("Time zone saved")).to_be_visible()
+    expect(organiser.get_by_role("combobox", name="Time zone")).to_have_value("Europe/Paris")
+    expect(organiser.locator("[data-phone-zone]")).to_be_hidden()  # the club's zone is this phone's now
+    organiser.goto(organiser.url.split("/admin")[0])
+    expect(organiser.get_by_text("in the club's time zone (Europe/Paris)")).to_be_visible()
+    assert tap.count <= 20
