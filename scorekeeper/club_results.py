@@ -7,9 +7,9 @@ figure knows when any match of its club changed: every write takes the club's ne
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timezone, tzinfo
 from typing import Any, NamedTuple
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
@@ -32,12 +32,31 @@ def day_of(moment: datetime, zone: str | None = None) -> date:
     (datetime.date(2026, 12, 5), datetime.date(2026, 12, 6))
     """
     moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(ZoneInfo(zone) if zone else timezone.utc).date()
+    return moment.astimezone(zone_info(zone)).date()
 
 
-def zone_of(club_id: int | None) -> str | None:
-    """The time zone of a club (None: UTC, or no club)."""
-    return db.session.scalar(select(Club.time_zone).where(Club.id == club_id)) if club_id is not None else None
+def zone_info(zone: str | None) -> tzinfo:
+    """The time zone of this name; UTC for none, or for a name this host cannot load (never an error).
+
+    >>> zone_info(None), zone_info("Nowhere/At_All"), zone_info("Europe/Paris")
+    (datetime.timezone.utc, datetime.timezone.utc, zoneinfo.ZoneInfo(key='Europe/Paris'))
+    """
+    try:
+        return ZoneInfo(zone) if zone else timezone.utc
+    except (ZoneInfoNotFoundError, ValueError):
+        return timezone.utc
+
+
+def zone_of(club_id: int | None, lock: bool = False) -> str | None:
+    """The time zone of a club (None: UTC, or no club).
+
+    lock: hold the club row shared until the commit (PostgreSQL), so that a zone change waits for a
+    match being made, or the match for the change: a new match never keeps the day of a zone just left.
+    """
+    if club_id is None:
+        return None
+    query = select(Club.time_zone).where(Club.id == club_id)
+    return db.session.scalar(query.with_for_update(read=True) if lock else query)
 
 
 def keep(match: Match, played: Replay, first: bool = False) -> None:
@@ -53,7 +72,7 @@ def keep(match: Match, played: Replay, first: bool = False) -> None:
         return
     latest = (select(func.coalesce(func.max(ClubResult.changed), 0) + 1)
               .where(ClubResult.club_id == match.club_id).scalar_subquery())
-    day = day_of(match.created_at, zone_of(match.club_id) if first else None)
+    day = day_of(match.created_at, zone_of(match.club_id, lock=True) if first else None)
     row: dict[str, Any] = {"match_id": match.id, "club_id": match.club_id, "game": match.game,
                            "day": day, "version": match.version, "changed": latest,
                            "digest": digest(match.game, list(match.seat_ids or []), played)}

@@ -7,9 +7,9 @@ statistics, ratings) are read through club_figures, re-exported here.
 
 from __future__ import annotations
 
+import importlib.resources
 import secrets
 import time
-import zoneinfo
 from datetime import date
 from typing import Any, NamedTuple
 
@@ -152,21 +152,35 @@ def bump(club: Club) -> None:
     db.session.refresh(club)
 
 
-def set_rules(club: Club, min_matches: Any, house_rules: Any) -> None:
-    """Set the fewest matches to be ranked and the house rules (each game's options, checked by the game)."""
+KEEP = object()  # set_rules: leave the time zone as it is
+
+
+def set_rules(club: Club, min_matches: Any, house_rules: Any, time_zone: Any = KEEP) -> None:
+    """Set the fewest matches to be ranked, the house rules (each game's options, checked by the game)
+    and, when given, the time zone; all checked before anything changes, saved in one commit."""
     low, high = MIN_MATCHES
     if isinstance(min_matches, bool) or not isinstance(min_matches, int) or not low <= min_matches <= high:
         raise refuse("min_matches", N_("Enter a number from {low} to {high}."), low=low, high=high)
-    club.house_rules, club.min_matches = house_rules_of(house_rules), min_matches
+    rules = house_rules_of(house_rules)
+    zone = club.time_zone if time_zone is KEEP else zone_name(time_zone)
+    club.house_rules, club.min_matches = rules, min_matches
+    _move_to(club, zone)
     bump(club)
 
 
-TIME_ZONES = frozenset(zoneinfo.available_timezones()) - {"UTC"}  # UTC is no zone at all: None
+def _zone_names() -> frozenset[str]:
+    """The IANA zones a club may pick: regions and cities ("Europe/Paris"), from the tzdata package, so the
+    same on every host; not the host's own aliases ("localtime", "Factory") nor the old short names ("EST")."""
+    listed = importlib.resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8").split()
+    return frozenset(name for name in listed if "/" in name)
+
+
+TIME_ZONES = _zone_names()
 
 
 def zone_name(raw: Any, field: str = "time_zone") -> str | None:
     """An IANA time zone name ("Europe/Paris"); None for UTC (empty, null or "UTC")."""
-    if raw in (None, "", "UTC"):
+    if raw is None or raw in ("", "UTC"):
         return None
     if isinstance(raw, str) and raw in TIME_ZONES:
         return raw
@@ -176,14 +190,33 @@ def zone_name(raw: Any, field: str = "time_zone") -> str | None:
 def set_time_zone(club: Club, raw: Any) -> None:
     """Set where the club plays: every match of the club moves to the evening of its start's day there."""
     zone = zone_name(raw)
+    if zone != club.time_zone:
+        _move_to(club, zone)
+        bump(club)
+
+
+def _move_to(club: Club, zone: str | None) -> None:
+    """Give every match of the club its day in this zone, and a named evening to the day its matches
+    moved to (when they all moved to one day that had no name). Not committed: the caller bumps the club."""
     if zone == club.time_zone:
         return
     club.time_zone = zone
-    starts = db.session.execute(select(Match.id, Match.created_at).where(Match.club_id == club.id)).all()
+    starts = db.session.execute(select(ClubResult.match_id, ClubResult.day, Match.created_at)
+                                .join(Match, Match.id == ClubResult.match_id)
+                                .where(ClubResult.club_id == club.id)).all()
+    moved: dict[date, set[date]] = {}
+    for _match, day, at in starts:
+        moved.setdefault(day, set()).add(club_results.day_of(at, zone))
     if starts:  # by primary key, in one statement per batch of rows
         db.session.execute(update(ClubResult), [{"match_id": match, "day": club_results.day_of(at, zone)}
-                                                for match, at in starts])
-    bump(club)
+                                                for match, _day, at in starts])
+    named = list(db.session.scalars(select(Evening).where(Evening.club_id == club.id)))
+    taken = {evening.day for evening in named}  # a day named before stays its own name's, so no two collide
+    for evening in named:
+        to = moved.get(evening.day, set())
+        if len(to) == 1 and (day := next(iter(to))) not in taken:
+            taken.add(day)
+            evening.day = day
 
 
 def as_day(raw: Any, field: str) -> date:
@@ -247,7 +280,7 @@ def evenings(club: Club, season: Season | None = None, limit: int | None = None,
     """The club's evenings, the latest first (at most limit, only those before a day when given): the day,
     its name if given, its matches in order.
 
-    An evening is the matches started on one day (UTC), finished or not.
+    An evening is the matches started on one day in the club's time zone, finished or not.
     """
     days = in_season(select(ClubResult.day).where(ClubResult.club_id == club.id), season).distinct()
     if before is not None:

@@ -14,6 +14,7 @@ from flask import Flask
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import MetaData, insert, select
 
+from conftest import POSTGRES_URL
 from scorekeeper import club_results, clubs, matches
 from scorekeeper.app import create_app
 from scorekeeper.db import db
@@ -265,18 +266,67 @@ def test_an_evening_is_a_day_where_the_club_plays(app: Flask):
                           (late, datetime(2026, 12, 6, 2, 30, tzinfo=timezone.utc))):
             db.session.execute(update(Match).where(Match.id == match.id).values(created_at=at))
         db.session.commit()
-        clubs.set_time_zone(club, "UTC")  # unchanged: nothing moves yet
+        clubs.set_time_zone(club, "UTC")  # unchanged: nothing moves, not even the days just altered
+        clubs.set_time_zone(club, "Europe/London")  # UTC+0 in December: each match on its UTC day
+        assert [day for day, _name, _played in clubs.evenings(club)] == [date(2026, 12, 6), date(2026, 12, 5)]
+        clubs.name_evening(club, "2026-12-06", "Late game")  # the late match's own day there
         clubs.set_time_zone(club, "America/Montreal")
         assert club.time_zone == "America/Montreal"
-        assert [(day, [m.id for m in played]) for day, _name, played in clubs.evenings(club)] == [
-            (date(2026, 12, 5), [early.id, late.id])]
+        assert [(day, name, [m.id for m in played]) for day, name, played in clubs.evenings(club)] == [
+            (date(2026, 12, 5), "Late game", [early.id, late.id])]  # the name went with its matches
         assert standing(club)["Ann"]["matches"] == 2  # the figures follow the moved days
-        clubs.set_time_zone(club, None)  # back to UTC: two days
-        assert [day for day, _name, _played in clubs.evenings(club)] == [date(2026, 12, 6), date(2026, 12, 5)]
-        for wrong in ("Mars/Olympus", "europe/paris", 3, "x" * 500):
+        clubs.set_time_zone(club, None)  # back to UTC: two days, and the name stays where it is
+        assert [(day, name) for day, name, _played in clubs.evenings(club)] == [
+            (date(2026, 12, 6), None), (date(2026, 12, 5), "Late game")]
+        for wrong in ("Mars/Olympus", "europe/paris", 3, "x" * 500, "localtime", "Factory", "EST"):
             with pytest.raises(InvalidHand) as refused:
                 clubs.set_time_zone(club, wrong)
             assert "time_zone" in refused.value.fields
+
+
+@pytest.mark.skipif(not POSTGRES_URL, reason="PostgreSQL: SQLite makes one write at a time anyway")
+def test_a_zone_change_waits_for_a_match_being_made_in_the_old_zone(app: Flask):
+    """A match being made holds its club's row shared until it commits, so the change sees it and moves it."""
+    import threading
+
+    from sqlalchemy import create_engine, event, text
+
+    with app.app_context():
+        club, _key = clubs.create("Montreal table")
+        club_id, public_id = club.id, club.public_id
+        sent: list[str] = []
+
+        def seen(_connection, _cursor, statement, *_rest) -> None:
+            sent.append(statement)
+
+        event.listen(db.engine, "before_cursor_execute", seen)
+        club_match(club)  # making a match reads the club's zone with the club's row held shared
+        event.remove(db.engine, "before_cursor_execute", seen)
+        assert any("FROM clubs" in statement and "FOR SHARE" in statement for statement in sent), sent
+        db.session.remove()
+    other = create_engine(POSTGRES_URL.replace("postgresql://", "postgresql+psycopg://", 1)
+                          if POSTGRES_URL.startswith("postgresql://") else POSTGRES_URL)
+    making = other.connect()
+    making.begin()  # what club_results.zone_of(lock=True) does while a match is made
+    making.execute(text("SELECT time_zone FROM clubs WHERE id = :id FOR SHARE"), {"id": club_id})
+
+    def change() -> None:
+        with app.app_context():
+            clubs.set_time_zone(clubs.find(public_id), "America/Montreal")
+            db.session.remove()
+
+    changing = threading.Thread(target=change)
+    changing.start()
+    changing.join(1.0)
+    waited = changing.is_alive()
+    making.commit()
+    changing.join(30)
+    making.close()
+    other.dispose()
+    assert waited, "the zone change went ahead while a match was being made in the old zone"
+    assert not changing.is_alive()
+    with app.app_context():
+        assert clubs.find(public_id).time_zone == "America/Montreal"
 
 
 # -- results written with every write ------------------------------------------------------------------

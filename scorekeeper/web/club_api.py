@@ -130,9 +130,8 @@ def rotate_club_key(club_id: str):
 def set_rules(club_id: str):
     club = authorize(club_id)
     data = body()
-    zone = clubs.zone_name(data.get("time_zone", club.time_zone))  # refused before anything is saved
-    clubs.set_rules(club, data.get("min_matches", club.min_matches), data.get("house_rules", club.house_rules))
-    clubs.set_time_zone(club, zone)
+    clubs.set_rules(club, data.get("min_matches", club.min_matches), data.get("house_rules", club.house_rules),
+                    data.get("time_zone", clubs.KEEP))
     return jsonify(club_state(club))
 
 
