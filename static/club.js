@@ -27,15 +27,22 @@
   }
   document.addEventListener("input", changed);
   document.addEventListener("change", changed);
+  // The zone's canonical name, as the phone gives its own: America/Montreal is America/Toronto.
+  function canonical(zone) {
+    try { return new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone; }
+    catch (e) { return zone; }
+  }
+
   function offerPhoneZone(offer) {
     var zone = "";
     try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
     var menu = offer.closest("form").querySelector("select");
     var known = Array.prototype.some.call(menu.options, function (option) { return option.value === zone; });
-    if (!known || menu.value === zone) { return; }
-    offer.querySelector("span").textContent = zone;
+    if (!known || canonical(menu.value) === canonical(zone)) { return; }
+    var button = offer.querySelector("button");
+    button.textContent = button.dataset.label.replace("{zone}", zone);
     offer.hidden = false;
-    offer.querySelector("button").addEventListener("click", function () {
+    button.addEventListener("click", function () {
       menu.value = zone;
       offer.hidden = true;
       menu.focus();

@@ -178,3 +178,16 @@ def test_a_phone_offers_its_own_time_zone_to_the_club_in_one_tap(phone, tap):
     organiser.goto(organiser.url.split("/admin")[0])
     expect(organiser.get_by_text("in the club's time zone (Europe/Paris)")).to_be_visible()
     assert tap.count <= 20
+
+
+def test_a_phone_is_not_offered_its_zone_under_another_name_of_the_same_zone(phone, tap):
+    organiser = phone(timezone_id="America/Toronto")
+    organiser.goto("/clubs/new")
+    tap.type(organiser.get_by_label("Name of the club"), "Montreal Barbu")
+    tap(organiser.get_by_role("button", name="Start the club"))
+    tap(organiser.get_by_role("link", name="Add players"))
+    expect(organiser.get_by_role("button", name="Use this phone's time zone: America/Toronto")).to_be_visible()
+    organiser.get_by_role("combobox", name="Time zone").select_option("America/Montreal")  # the same zone
+    tap(organiser.locator("#zone").get_by_role("button", name="Save"))
+    expect(organiser.get_by_text("Time zone saved")).to_be_visible()
+    expect(organiser.locator("[data-phone-zone]")).to_be_hidden()
