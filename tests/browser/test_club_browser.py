@@ -158,12 +158,18 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
     assert not found, "\n".join(f"{name}: {line}" for name, lines in found.items() for line in lines)
 
 
-def test_a_phone_offers_its_own_time_zone_to_the_club_in_one_tap(phone, tap):
-    organiser = phone(timezone_id="Europe/Paris")
+def admin_page_of_a_new_club(phone: Any, tap: Any, zone: str, name: str) -> Any:
+    """A phone in this time zone starts a club and opens its admin page, where the time zone is set."""
+    organiser = phone(timezone_id=zone)
     organiser.goto("/clubs/new")
-    tap.type(organiser.get_by_label("Name of the club"), "Paris Barbu")
+    tap.type(organiser.get_by_label("Name of the club"), name)
     tap(organiser.get_by_role("button", name="Start the club"))
     tap(organiser.get_by_role("link", name="Add players"))
+    return organiser
+
+
+def test_a_phone_offers_its_own_time_zone_to_the_club_in_one_tap(phone, tap):
+    organiser = admin_page_of_a_new_club(phone, tap, "Europe/Paris", "Paris Barbu")
     offer = organiser.get_by_role("button", name="Use this phone's time zone: Europe/Paris")
     expect(organiser.get_by_role("combobox", name="Time zone")).to_have_value("UTC")
     expect(offer).to_be_visible()
@@ -181,11 +187,7 @@ def test_a_phone_offers_its_own_time_zone_to_the_club_in_one_tap(phone, tap):
 
 
 def test_a_phone_is_not_offered_its_zone_under_another_name_of_the_same_zone(phone, tap):
-    organiser = phone(timezone_id="America/Toronto")
-    organiser.goto("/clubs/new")
-    tap.type(organiser.get_by_label("Name of the club"), "Montreal Barbu")
-    tap(organiser.get_by_role("button", name="Start the club"))
-    tap(organiser.get_by_role("link", name="Add players"))
+    organiser = admin_page_of_a_new_club(phone, tap, "America/Toronto", "Montreal Barbu")
     expect(organiser.get_by_role("button", name="Use this phone's time zone: America/Toronto")).to_be_visible()
     organiser.get_by_role("combobox", name="Time zone").select_option("America/Montreal")  # the same zone
     tap(organiser.locator("#zone").get_by_role("button", name="Save"))
