@@ -39,8 +39,10 @@ def outbox(page: Any) -> Any:
     return page.locator("#outbox")
 
 
-def offline(page: Any) -> None:
-    """Lose the network once the page is fully there (its script too: a page still loading saves without it)."""
+def offline(page: Any, there: Any) -> None:
+    """Lose the network once the page a tap opened is fully there (its script too: a page still loading
+    saves without it). `there` is on the new page only: until it shows, the load state is the old page's."""
+    expect(there).to_be_visible()
     page.wait_for_load_state("load")
     page.context.set_offline(True)
 
@@ -57,7 +59,7 @@ def test_three_deals_entered_offline_are_recorded_once_each_in_order(phone, new_
     page = phone()
     match_id = new_match(page, "kozyol", PLAYERS, **{"Who deals first": "0"})
     page.get_by_role("link", name="Enter deal 1").tap()
-    offline(page)
+    offline(page, page.get_by_role("button", name="Save deal 1"))
     for number, points in enumerate(["75", "90", "30"], 1):
         enter_deal(page, number, points)
         expect(outbox(page)).to_contain_text(f"No connection: Deal {number} is kept on this phone")
@@ -111,7 +113,7 @@ def test_two_phones_keeping_the_same_deal_one_is_recorded_the_other_shown_beside
     second.goto(first.locator("#edit-link").input_value())
     for page in (first, second):
         page.get_by_role("link", name="Enter deal 2").tap()
-        offline(page)
+        offline(page, page.get_by_role("button", name="Save deal 2"))
     enter_deal(first, 2, "75")
     enter_deal(second, 2, "100")
     for page in (first, second):
@@ -142,7 +144,7 @@ def test_a_kept_hand_the_rules_now_refuse_is_shown_with_their_reason(phone):
                     [{"contract": "no_tricks", "tricks": {ANN: 4, BOB: 3, CID: 5, DEE: 1}}])
     key = parse_qs(urlsplit(page.locator("#edit-link").input_value()).query)["key"][0]
     page.locator("#next").get_by_role("link", name="Barbu", exact=True).tap()
-    offline(page)
+    offline(page, page.get_by_role("button", name="Save hand 2"))
     page.get_by_role("group", name="Who took the king of hearts?").get_by_role("radio", name=BOB).check()
     page.get_by_role("button", name="Save hand 2").tap()
     expect(outbox(page)).to_contain_text("1 hand waiting to send")
