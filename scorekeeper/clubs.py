@@ -201,15 +201,15 @@ def _move_to(club: Club, zone: str | None) -> None:
     if zone == club.time_zone:
         return
     club.time_zone = zone
-    starts = db.session.execute(select(ClubResult.match_id, ClubResult.day, Match.created_at)
-                                .join(Match, Match.id == ClubResult.match_id)
-                                .where(ClubResult.club_id == club.id)).all()
+    rows = db.session.execute(select(ClubResult.match_id, ClubResult.day, Match.created_at)
+                              .join(Match, Match.id == ClubResult.match_id)
+                              .where(ClubResult.club_id == club.id)).all()
+    days = {match: club_results.day_of(at, zone) for match, _day, at in rows}
     moved: dict[date, set[date]] = {}
-    for _match, day, at in starts:
-        moved.setdefault(day, set()).add(club_results.day_of(at, zone))
-    if starts:  # by primary key, in one statement per batch of rows
-        db.session.execute(update(ClubResult), [{"match_id": match, "day": club_results.day_of(at, zone)}
-                                                for match, _day, at in starts])
+    for match, day, _at in rows:
+        moved.setdefault(day, set()).add(days[match])
+    if days:  # by primary key, in one statement per batch of rows
+        db.session.execute(update(ClubResult), [{"match_id": match, "day": day} for match, day in days.items()])
     named = list(db.session.scalars(select(Evening).where(Evening.club_id == club.id)))
     taken = {evening.day for evening in named}  # a day named before stays its own name's, so no two collide
     for evening in named:

@@ -237,7 +237,9 @@ def player_page(found: Any, season: Any, player_id: int, rival: str) -> str:
     known = {player.id: player.name for player in clubs.roster(found)}
     if player_id not in known:
         abort(404)
-    rival_id = row_id(rival) if row_id(rival) in known and row_id(rival) != player_id else None
+    rival_id = row_id(rival)
+    if rival_id not in known or rival_id == player_id:
+        rival_id = None
     return render_template(
         "club/player.html", club=found, season=season, seasons=clubs.seasons(found), player_id=player_id,
         names=known, stats=club_figures.player_view(found, player_id, season), rival=rival_id,
