@@ -14,6 +14,7 @@ from . import api, phone
 from .errors import STALE_LINK, json_error, match_or_404, refused_editing, wants_json
 from .forms import TableForm
 from .page_cache import PageCache
+from .redirects import local_path
 from .registered_games import GAME_PAGES, RULES
 
 bp = Blueprint("pages", __name__)
@@ -114,7 +115,4 @@ def language(code: str):
     if code in LANGUAGE_NAMES:
         session["lang"] = code
         session.permanent = True
-    back = request.args.get("next", "")
-    if not back.startswith("/") or back.startswith("//") or "\\" in back:
-        back = url_for("pages.home")
-    return redirect(back)
+    return redirect(local_path(request.args.get("next")) or url_for("pages.home"))
