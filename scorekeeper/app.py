@@ -17,11 +17,13 @@ from .web import (
     errors,
     hands,
     headers,
+    hosts,
     installable,
     openapi,
     pages,
     rate_limits,
     rules,
+    session_cookie,
     sheets,
     slow_phones,
     table,
@@ -40,6 +42,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(config.ROOT / "migrations"))
     i18n.init_app(app)
+    session_cookie.init_app(app)
+    hosts.init_app(app)  # first of the hooks: nothing builds a link for a Host this server does not answer to
     for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp,
                       installable.bp, club_pages.bp, club_admin.bp, club_api.bp):
         app.register_blueprint(blueprint)

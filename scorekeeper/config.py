@@ -75,6 +75,12 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # How many proxies in front add X-Forwarded-For (and -Proto): the client's address is the one
         # the nearest of them saw. 0: the connection's own address (no proxy, or one not trusted).
         PROXIES=0,
+        # The host names this server answers to (web/hosts.py); None: IP addresses and names no one can
+        # register publicly (localhost, laptop.local). A server on the internet lists its own.
+        TRUSTED_HOSTS=None,
+        # Over https (directly or through a trusted proxy), tell browsers to use nothing else for a year.
+        HSTS=True,
+        HSTS_MAX_AGE=365 * 24 * 3600,
         **RATE_LIMITS,
         **PDF_SHEETS,
     )

@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 
 from .. import clubs
 from ..games.base import N_
+from .headers import mark_private
 
 REMEMBERED = 12
 NO_CLUB = N_("There is no such club. Check the link you were given.")
@@ -38,7 +39,10 @@ def remember_id(public_id: str, key: str | None = None) -> None:
 def admin_key(club: Any) -> str | None:
     """The club's admin key if this phone holds the current one."""
     key = session.get("club_keys", {}).get(club.public_id)
-    return key if clubs.key_matches(club, key) else None
+    if not clubs.key_matches(club, key):
+        return None
+    mark_private()  # an admin's answer, never kept in a cache
+    return key
 
 
 def is_admin(club: Any) -> bool:

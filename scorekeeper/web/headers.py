@@ -1,8 +1,15 @@
-"""Security headers on every answer: no inline scripts, no sniffing, no framing, no leaking links."""
+"""Security headers on every answer: no inline scripts, no sniffing, no framing, no leaking links.
+
+Over https (directly, or behind a trusted proxy that says so: PROXIES), answers also send
+Strict-Transport-Security unless HSTS is turned off, so a phone never falls back to plain http.
+
+An answer that carries a key or a form's token (an edit or admin link, the API's edit_key, any page
+with a form) is sent with Cache-Control: no-store, so no browser cache, proxy or back button keeps it.
+"""
 
 from __future__ import annotations
 
-from flask import Flask, Response
+from flask import Flask, Response, current_app, g, request
 
 POLICY = "; ".join((
     "default-src 'self'",
@@ -25,6 +32,25 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 
+# What shows that an answer may hold a secret: a form (its CSRF token, or what was typed into it), an edit
+# or admin key in JSON.
+SECRETS = (b"<form", b'name="csrf_token"', b'"edit_key"', b'"admin_key"')
+SCANNED = frozenset({"text/html", "application/json"})
+
+
+def mark_private() -> None:
+    """Say that this answer shows a key (an edit link, an admin page): it is sent with no-store."""
+    g.private = True
+
+
+def holds_secret(response: Response) -> bool:
+    if g.get("private"):
+        return True
+    if response.mimetype not in SCANNED or response.direct_passthrough or response.is_streamed:
+        return False
+    body = response.get_data()
+    return any(mark in body for mark in SECRETS)
+
 
 def secure(response: Response) -> Response:
     # One pass over the headers already set (a view may have chosen its own), not one per name.
@@ -32,6 +58,10 @@ def secure(response: Response) -> Response:
     for name, value in HEADERS.items():
         if name.lower() not in present:
             response.headers.add(name, value)
+    if holds_secret(response) and "no-store" not in response.headers.get("Cache-Control", ""):
+        response.headers["Cache-Control"] = "no-store"
+    if request.is_secure and current_app.config["HSTS"]:
+        response.headers["Strict-Transport-Security"] = f"max-age={int(current_app.config['HSTS_MAX_AGE'])}"
     return response
 
 

@@ -9,6 +9,7 @@ from flask import abort, session
 from .. import matches
 from ..models import Match
 from .errors import REPLACED, match_or_404, refused_editing
+from .headers import mark_private
 
 REMEMBERED = 30
 
@@ -39,7 +40,11 @@ def can_edit(match: Match) -> bool:
 
 
 def edit_key(match: Match) -> str | None:
-    return session.get("keys", {}).get(match.public_id) if can_edit(match) else None
+    """The edit key this phone holds, for an answer that shows it (which is then never cached)."""
+    if not can_edit(match):
+        return None
+    mark_private()
+    return session["keys"][match.public_id]
 
 
 def remembered() -> list[Match]:
