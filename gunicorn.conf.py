@@ -25,6 +25,10 @@ max_requests = 5000  # recycle workers now and then; PDF rendering grows memory 
 max_requests_jitter = 500
 accesslog = os.environ.get("SCOREKEEPER_ACCESS_LOG") or None
 errorlog = "-"
+# Edit and admin links, Bearer headers and the session cookie carry keys: this logger takes them out of
+# every access log atom (whatever access_log_format a deployer sets) and of every error log line
+# (README, "What the logs hold"; tests/test_logs.py).
+logger_class = "scorekeeper.logs.Logger"
 # gunicorn 25+ opens a control socket for gunicornc at one path per user ($HOME/.gunicorn), which
 # two servers on one machine (a second instance, a benchmark) would take from each other.
 control_socket_disable = True
