@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import cli, config, i18n
+from . import cli, config, i18n, logs
 from .db import db, migrate, prepare
 from .web import (
     api,
@@ -39,6 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(config.ROOT / "static"),
     )
     config.configure(app, test_config)
+    logs.init_app(app)
     db.init_app(app)
     migrate.init_app(app, db, directory=str(config.ROOT / "migrations"))
     i18n.init_app(app)

@@ -1,4 +1,4 @@
-"""The logs hold no key: not gunicorn's access log or error log.
+"""The logs hold no key: not gunicorn's access log or error log, nor the app's, nor the dev server's.
 
 Edit links carry a match's edit key (/m/<id>/join?key=...), admin links a club's admin key
 (/c/<id>/join/<key>), API writes send a key as Authorization: Bearer, and the session cookie
@@ -12,12 +12,16 @@ import json
 import logging
 import shlex
 import socket
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import pytest
+from flask import Flask
+from werkzeug.serving import make_server
 
-from conftest import PLAYERS, bearer
+from conftest import PLAYERS, bearer, create_match
 from scorekeeper.logs import REDACTED, RedactedAtoms, Redacting, redact, redact_atom
 from test_engine_purity import WEB_PACKAGES, run_python
 from test_serving import Server, fresh_database
@@ -270,3 +274,44 @@ def test_the_logger_class_loads_in_the_gunicorn_master_without_the_app():
     loaded = run_python("import sys, scorekeeper.logs; print(' '.join(sorted(sys.modules)))").split()
     assert not {name.split(".")[0] for name in loaded} & WEB_PACKAGES
 
+
+# -- the app's own log and the dev server's (python3 manage.py run) ----------------------------
+
+
+@pytest.fixture
+def dev_server(app: Flask) -> Iterator[int]:
+    """The app served by werkzeug's development server, as `flask run` serves it; yields its port."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_port
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_the_dev_server_logs_each_request_line_without_its_key(dev_server: int, client, caplog):
+    match = create_match(client)
+    club = client.post("/api/v1/clubs", json={"name": "Thursday club"}).get_json()
+    caplog.set_level(logging.INFO, logger="werkzeug")
+    edit, admin = urlsplit(match["edit_url"]), urlsplit(club["admin_url"])
+    assert exchange(dev_server, "GET", f"{edit.path}?{edit.query}").status == 302
+    assert exchange(dev_server, "GET", admin.path).status == 302
+    raw(dev_server, f"GET {admin.path} HTTP/1.1 and more\r\n\r\n".encode())
+    lines = [record.getMessage() for record in caplog.records if record.name == "werkzeug"]
+    assert any(f'GET /m/{match["id"]}/join?key={R} HTTP/1.1' in line for line in lines), lines
+    assert any(f'GET /c/{club["id"]}/join/{R} HTTP/1.1' in line for line in lines), lines
+    for key in (match["edit_key"], club["admin_key"]):
+        assert key not in caplog.text
+
+
+def test_the_app_logs_an_error_without_its_key(app: Flask, caplog):
+    try:
+        raise RuntimeError(f"the link /c/AbC/join/{KEY} broke")
+    except RuntimeError:
+        app.logger.exception("unhandled error on %s", "/m/AbC/join?key=s3cret")
+    assert f"unhandled error on /m/AbC/join?key={R}" in caplog.text
+    assert f"the link /c/AbC/join/{R} broke" in caplog.text
+    assert KEY not in caplog.text and "s3cret" not in caplog.text
