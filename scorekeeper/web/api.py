@@ -51,8 +51,15 @@ def answer(match: Match, played: Replay, status: int = 200, **extra: Any) -> Res
 
 
 def body() -> dict[str, Any]:
+    """The request's JSON object: 415 unless sent as application/json, 400 unless it is a JSON object.
+
+    Only application/json: a page on another site can post text/plain, a form or multipart without
+    the browser asking first, never JSON, so no web page a player opens can write through the API.
+    """
+    if request.mimetype != "application/json":
+        abort(415)
     try:
-        data = request.get_json(force=True, silent=True)
+        data = request.get_json(silent=True)
     except RecursionError:  # nested deeper than the decoder follows; silent=True only covers ValueError
         data = None
     if not isinstance(data, dict):

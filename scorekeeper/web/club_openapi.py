@@ -145,7 +145,7 @@ def operation(operation_id: str, summary: str, responses: Schema, *, admin: bool
     """A club operation: its answers (the shared error answers by reference), the admin key when it writes."""
     codes = {**({"404": error("404")} if unknown else {}), **responses}
     if request is not None:
-        codes.update({"400": error("400"), "413": error("413"), "422": error("422")})
+        codes.update({"400": error("400"), "413": error("413"), "415": error("415"), "422": error("422")})
     if admin:
         codes.update({"401": error("NoAdminKey"), "403": error("WrongAdminKey"), "429": error("429")})
     out: Schema = {"operationId": operation_id, "summary": summary, "tags": ["clubs"],

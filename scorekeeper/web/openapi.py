@@ -34,6 +34,10 @@ ERRORS = {
            "allows (`max_hands`), only the last hand can be undone, another write got there first, or the match "
            "as stored breaks a rule (written around the app; the message names the hand and the reason).",
     "413": "The body is larger than the server accepts (setting MAX_CONTENT_LENGTH, 256 KiB unless changed).",
+    "415": "The body is not sent as `Content-Type: application/json` (parameters such as `; charset=utf-8` are "
+           "allowed). Text, forms, multipart, no Content-Type and other JSON-like types (`text/json`, "
+           "`application/json-seq`, `application/*+json`) are refused and nothing is written: a page of another "
+           "site can send those without the browser asking first, never application/json.",
     "422": "The entry breaks a rule (sums, legal doubles, unknown player, out-of-range numbers: every number "
            "has the range its schema states); `fields` says which field and why. An import with more hands than "
            "the game allows is refused on `hands`, a hand of it on `hands.<n>`. Also: the Idempotency-Key is "
@@ -94,7 +98,7 @@ def operation(operation_id: str, summary: str, responses: dict[str, Any], *, wri
               description: str = "") -> Schema:
     codes = {**responses}
     if request is not None:
-        codes.update({"400": error("400"), "413": error("413")})
+        codes.update({"400": error("400"), "413": error("413"), "415": error("415")})
     if write:  # a wrong key, sent too often, is answered 429
         codes.update({"401": error("401"), "403": error("403"), "404": error("404"), "429": error("429")})
     out: Schema = {"operationId": operation_id, "summary": summary, "tags": ["matches"],
@@ -223,7 +227,8 @@ def document() -> Schema:
             "title": "Scorekeeper API", "version": "1",
             "description": "Keeps score for Barbu, Kozyol and Cancellation Hearts. Players are referred to by "
                            "name. Reading needs only the match id; every write needs the match's edit key as a "
-                           "bearer token. Every error is JSON in the shape of `Error`; a method an endpoint does "
+                           "bearer token. Every body is JSON sent as `Content-Type: application/json` (415 "
+                           "otherwise). Every error is JSON in the shape of `Error`; a method an endpoint does "
                            "not have answers 405 in that shape too. Writes to hands take an `Idempotency-Key` "
                            "header that makes them safe to send again after a lost answer.",
         },
