@@ -216,16 +216,31 @@ def test_write_answers_carry_the_new_etag(client, match):
 # -- 400 ----------------------------------------------------------------------------------------
 
 NOT_AN_OBJECT = [
-    pytest.param({"data": "hello", "content_type": "text/plain"}, id="not-json"),
+    pytest.param({"data": "hello", "content_type": "application/json"}, id="not-json"),
     pytest.param({"data": "{\"contract\": ", "content_type": "application/json"}, id="broken-json"),
     pytest.param({"json": ["barbu"]}, id="json-array"),
     pytest.param({"json": "barbu"}, id="json-string"),
     pytest.param({"json": 7}, id="json-number"),
     pytest.param({"data": b"", "content_type": "application/json"}, id="empty-body"),
-    pytest.param({}, id="no-body"),
     pytest.param({"data": b"\xff\xfe\x00", "content_type": "application/json"}, id="not-utf8"),
     pytest.param({"data": "[" * 50000 + "]" * 50000, "content_type": "application/json"}, id="deeply-nested"),
 ]
+
+
+# Not sent as JSON: 415 (tests/test_api_content_types.py tries every endpoint and more types).
+NOT_SENT_AS_JSON = [
+    pytest.param({"data": "hello", "content_type": "text/plain"}, id="text"),
+    pytest.param({}, id="no-body"),
+]
+
+
+@pytest.mark.parametrize("request_body", NOT_SENT_AS_JSON)
+def test_a_body_not_sent_as_json_is_415(client, match, request_body):
+    key = bearer(match["edit_key"])
+    error_of(client.post("/api/v1/matches", **request_body), 415)
+    error_of(client.post(api_url(match, "hands"), headers=key, **request_body), 415)
+    error_of(client.put(api_url(match, "hands", 1), headers=key, **request_body), 415)
+    assert read(client, match)["hands"] == []
 
 
 @pytest.mark.parametrize("request_body", NOT_AN_OBJECT)

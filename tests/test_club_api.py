@@ -113,7 +113,7 @@ def test_refusals_name_the_field(client: FlaskClient):
     assert "house_rules.barbu" in error_of(seat, 422)["fields"]
     bad = client.post(f"{API}/clubs", json={"name": "T", "house_rules": {"hearts": {"target": 5000}}})
     assert "house_rules.hearts.target" in error_of(bad, 422)["fields"]
-    error_of(client.post(f"{API}/clubs", data=b"[1]"), 400)
+    error_of(client.post(f"{API}/clubs", data=b"[1]", content_type="application/json"), 400)
     club = make_club(client)
     url, key = f"{API}/clubs/{club['id']}", bearer(club["admin_key"])
     ann = client.post(f"{url}/players", json={"name": "Ann"}, headers=key).get_json()["id"]

@@ -51,11 +51,11 @@ FUZZ = settings(max_examples=40, deadline=None, print_blob=True,
 
 # Status codes the API documents for each endpoint (/api/v1/openapi.json).
 API_STATUSES = {
-    "create": {201, 400, 422},
-    "record": {201, 400, 401, 403, 404, 409, 422},
-    "correct": {200, 400, 401, 403, 404, 409, 422},
+    "create": {201, 400, 415, 422},
+    "record": {201, 400, 401, 403, 404, 409, 415, 422},
+    "correct": {200, 400, 401, 403, 404, 409, 415, 422},
     "undo": {200, 401, 403, 404, 409},
-    "import": {201, 400, 422},
+    "import": {201, 400, 415, 422},
     "key": {200, 401, 403, 404},
 }
 API_EXAMPLES = {"create": 100, "record": 80, "correct": 60, "undo": 50, "import": 80, "key": 40}

@@ -427,7 +427,8 @@ def test_api_error_messages_follow_accept_language(client, lang, unknown, no_key
     assert squeeze(message(client.post(hands, json={}, headers=header), 401)["message"]) == no_key
     wrong = message(client.post(hands, json={}, headers={**header, **bearer("nope")}), 403)["message"]
     assert squeeze(wrong) == translated(lang, "That edit key does not belong to this match.")
-    unread = message(client.post(hands, data="{", headers={**header, **bearer(made["edit_key"])}), 400)["message"]
+    unread = message(client.post(hands, data="{", content_type="application/json",
+                                 headers={**header, **bearer(made["edit_key"])}), 400)["message"]
     assert squeeze(unread) == translated(lang, "That request could not be read.")
     short = {"contract": "no_tricks", "tricks": {"Ann": 3, "Bob": 4, "Ёжик": 5, "Козлов": 0}}
     refused = message(client.post(hands, json=short, headers={**header, **bearer(made["edit_key"])}), 422)

@@ -250,7 +250,8 @@ def test_a_match_answers_as_documented(client: FlaskClient, document, game):
     check_answer(document, f"{MATCH}/hands/{{number}}", "DELETE", client.delete(f"{url}/hands/1", headers=bearer(key)))
     check_answer(document, f"{MATCH}/key", "POST", client.post(f"{url}/key", headers=bearer(key)))
     check_answer(document, MATCH, "GET", client.get("/api/v1/matches/no-such-match"))
-    check_answer(document, "/api/v1/matches", "POST", client.post("/api/v1/matches", data=b"[1]"))
+    check_answer(document, "/api/v1/matches", "POST", client.post("/api/v1/matches", data=b"[1]",
+                                                                   content_type="application/json"))
 
 
 def test_a_finished_kozyol_series_answers_as_documented(client: FlaskClient, document):
