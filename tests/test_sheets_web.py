@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import PLAYERS, create_match
+from conftest import PLAYERS, create_match, error_of
 from test_pdf import barbu_entry, post
 
 LONG = "x" * 41
@@ -79,7 +79,7 @@ def test_names_may_contain_commas_when_given_one_by_one(client):
     assert page.status_code == 200 and "Ann, the first" in page.text
 
 
-@pytest.mark.parametrize(("url", "reason"), [
+BAD_BLANK_SHEETS = [
     ("/sheets/barbu?players=Ann,Bob", "exactly 4 players"),
     ("/sheets/barbu.pdf?players=Ann,Bob,Cid,Dee,Eve", "exactly 4 players"),
     ("/sheets/kozyol.pdf?players=Ann,Ann,Cid,Dee", "same name"),
@@ -94,12 +94,25 @@ def test_names_may_contain_commas_when_given_one_by_one(client):
     ("/sheets/hearts?seats=" + "9" * 5000, "6 to 11 players"),  # past what Python turns into a number at all
     ("/sheets/hearts?seats=%C2%B2", "6 to 11 players"),  # "²" passes str.isdigit() but not int()
     ("/sheets/barbu.pdf?players=Ann%00,Bob,Cid,Dee", "control characters"),
-])
+    ("/sheets/hearts.pdf?seats=99", "6 to 11 players"),
+    ("/sheets/hearts.pdf?seats=-1", "6 to 11 players"),
+    ("/sheets/kozyol.pdf?players=Ann", "exactly 4 players"),
+]
+
+
+@pytest.mark.parametrize(("url", "reason"), BAD_BLANK_SHEETS)
 def test_blank_sheet_refuses_bad_names_with_400_and_the_reason(client, url, reason):
     answer = client.get(url)
     assert answer.status_code == 400
     assert answer.mimetype == "text/html"
     assert reason in answer.text
+
+
+@pytest.mark.parametrize(("url", "reason"), BAD_BLANK_SHEETS)
+def test_blank_sheet_refuses_a_json_client_in_the_apis_error_shape(client, url, reason):
+    error = error_of(client.get(url, headers={"Accept": "application/json"}), 400)
+    field = "seats" if "seats=" in url else "players"
+    assert error["fields"] == {field: error["message"]} and reason in error["message"]
 
 
 def test_empty_players_means_a_sheet_without_names(client):

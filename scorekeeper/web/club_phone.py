@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, make_response, render_template, session, url_for
+from flask import abort, session, url_for
 from flask_babel import gettext as _
 
 from .. import clubs
 from ..games.base import N_
+from .errors import error_page
 from .headers import mark_private
 
 REMEMBERED = 12
@@ -59,15 +60,14 @@ def club_or_404(public_id: str) -> Any:
     """The club, or a 404 page that says so."""
     club = clubs.find(public_id)
     if club is None:
-        abort(make_response(render_template("error.html", status=404, message=_(NO_CLUB)), 404))
+        abort(error_page(404, _(NO_CLUB)))
     return club
 
 
 def refuse(club: Any, message: str) -> Any:
     """Answer 403 with why, and the club's page one tap away."""
-    page = render_template("error.html", status=403, message=_(message),
-                           correct_url=url_for("clubs.club", public_id=club.public_id), correct_text=_("Open the club"))
-    abort(make_response(page, 403))
+    abort(error_page(403, _(message), correct_url=url_for("clubs.club", public_id=club.public_id),
+                     correct_text=_("Open the club")))
 
 
 def administered(public_id: str) -> Any:

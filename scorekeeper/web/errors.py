@@ -45,10 +45,8 @@ STALE_LINK = N_("This edit link no longer works: it was replaced by a newer one,
 
 def refused_editing(match: Match, message: str) -> NoReturn:
     """Answer 403 with why this phone cannot edit, and the match's watch view one tap away."""
-    if wants_json():  # a hand the phone kept while offline, sent by its script
-        abort(make_response(json_error(403, _(message))))
-    watch_url = url_for("pages.match", public_id=match.public_id)
-    abort(make_response(render_template("error.html", status=403, message=_(message), watch_url=watch_url), 403))
+    # JSON for a hand the phone kept while offline, sent by its script.
+    abort(error_page(403, _(message), watch_url=url_for("pages.match", public_id=match.public_id)))
 
 
 def reasons(err: InvalidHand) -> dict[str, str]:
@@ -63,6 +61,16 @@ def wants_json() -> bool:
 
 def json_error(status: int, message: str, fields: dict[str, str] | None = None) -> tuple[Response, int]:
     return jsonify({"error": {"message": message, "fields": fields or {}}}), status
+
+
+def error_page(status: int, message: str, fields: dict[str, str] | None = None, **links: str | None) -> Response:
+    """A page's own refusal: the API's JSON error for a client that asked for JSON, else the error page.
+
+    links are the page's ways on (watch_url, correct_url and correct_text); fields go only in the JSON.
+    """
+    if wants_json():
+        return make_response(json_error(status, message, fields))
+    return make_response(render_template("error.html", status=status, message=message, **links), status)
 
 
 # In the browser a 403 means this phone has no edit key (it cannot send a wrong one).

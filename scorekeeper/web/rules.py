@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, make_response, render_template
+from flask import Blueprint, abort, render_template
 from flask_babel import gettext as _
 
 from ..games import GAMES
 from ..models import Match
 from . import rule_tables, rulebook
-from .errors import match_or_404
+from .errors import error_page, match_or_404
 
 bp = Blueprint("rules", __name__)
 
@@ -24,7 +24,7 @@ bp = Blueprint("rules", __name__)
 @bp.get("/rules/<game>")
 def game(game: str):
     if game not in GAMES:
-        abort(make_response(render_template("error.html", status=404, message=_("There is no such game.")), 404))
+        abort(error_page(404, _("There is no such game.")))
     defaults = rulebook.defaults(GAMES[game])
     return page(game, list(rulebook.EXAMPLE_PLAYERS), defaults, match=None)
 

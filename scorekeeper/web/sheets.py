@@ -30,7 +30,7 @@ from ..games.base import N_, HandState, Summary, parse_players, refuse
 from ..i18n import translate
 from ..models import Match
 from ..render_slots import Busy, RenderSlots, off_the_hub
-from .errors import json_error, match_or_404, wants_json
+from .errors import error_page, match_or_404, reasons
 from .game_pages import GamePages
 from .registered_games import GAME_PAGES
 from .sheet_cache import SheetCache
@@ -154,16 +154,15 @@ def busy(err: Busy):
     message = ngettext("Many sheets are being printed right now. Please try again in %(num)d second.",
                        "Many sheets are being printed right now. Please try again in %(num)d seconds.",
                        err.retry_after)
-    headers = {"Retry-After": str(err.retry_after)}
-    if wants_json():
-        return json_error(503, message)[0], 503, headers
-    return render_template("error.html", status=503, message=message), 503, headers
+    response = error_page(503, message)
+    response.headers["Retry-After"] = str(err.retry_after)
+    return response
 
 
 @bp.errorhandler(InvalidHand)
 def refused(err: InvalidHand):
-    """A blank sheet asked for with names or seats that cannot be: 400 with the reason."""
-    return render_template("error.html", status=400, message=translate(err.reason)), 400
+    """A blank sheet asked for with names or seats that cannot be: 400 with the reason (and its field, as JSON)."""
+    return error_page(400, translate(err.reason), reasons(err))
 
 
 @bp.get("/m/<public_id>/sheet")
