@@ -14,11 +14,14 @@ ROOT = Path(__file__).resolve().parent.parent
 SECRET_FILE = "secret_key"
 # Rate limits per client address (web/rate_limits.py), far above what a real table does: a family makes
 # a few matches an evening, a club night a few dozen from one shared address; a club prints a stack
-# of blank sheets. RATELIMIT_STORAGE_URI "redis://host:6379/0" shares the counts between workers and servers.
+# of blank sheets. The counts are kept in instance/rate-limits.sqlite (web/hit_counts.py), which every
+# worker and process of the machine shares; RATELIMIT_STORAGE_URI "redis://host:6379/0" shares them
+# between servers too ("memory://": each process counts alone).
 RATE_LIMITS = {
     "RATELIMIT_ENABLED": True,
-    "RATELIMIT_STORAGE_URI": "memory://",
-    # A Redis that does not answer within a second is skipped (and logged), never waited for.
+    "RATELIMIT_STORAGE_URI": "",  # empty: the machine's file in the instance folder
+    # A Redis that does not answer within a second is skipped (and logged), never waited for; the
+    # machine's file is given a tenth of a second.
     "RATELIMIT_STORAGE_OPTIONS": {"wrap_exceptions": True, "socket_connect_timeout": 1, "socket_timeout": 1},
     "RATELIMIT_KEY_PREFIX": "scorekeeper",
     "RATELIMIT_SWALLOW_ERRORS": True,  # a shared store that is down must not stop the table

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import io
 import json
+import sqlite3
 import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -20,6 +22,7 @@ from flask.testing import FlaskClient
 from conftest import PLAYERS, api_url, bearer, create_match, csrf_token, error_of
 from scorekeeper.app import create_app
 from scorekeeper.db import db
+from scorekeeper.web.hit_counts import FILE
 from scorekeeper.web.openapi import document
 from test_openapi import check_answer
 from test_serving import Server, free_port, two_servers
@@ -37,8 +40,13 @@ TOO_MANY = "Too many requests from this connection in a short time."
 
 
 @pytest.fixture
-def limited(database_url: str) -> Iterator[Callable[..., Flask]]:
-    """Make the app with its rate limits on, set low, counting in memory (settings change them)."""
+def limited(database_url: str, tmp_path: Path, monkeypatch) -> Iterator[Callable[..., Flask]]:
+    """Make the app with its rate limits on, set low (settings change them), counting where a server does.
+
+    That is the count file in the instance folder, one folder for every app the test makes: the
+    workers of one machine.
+    """
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
     made: list[Flask] = []
 
     def make(**settings) -> Flask:
@@ -227,6 +235,47 @@ def test_without_the_proxy_setting_a_forged_forwarded_for_header_dodges_nothing(
         assert phone.post("/api/v1/matches", json=NEW, headers={"X-Forwarded-For": f"198.51.100.{n}"}).status_code == 201
     refused_json(phone.post("/api/v1/matches", json=NEW, headers={"X-Forwarded-For": "198.51.100.9"}),
                  "/api/v1/matches")
+
+
+# -- the workers of one machine ------------------------------------------------------------------------
+
+
+def test_apps_sharing_an_instance_folder_count_together_by_default(limited: Callable[..., Flask]):
+    """Two workers of one machine, no storage set: what either counts, both do."""
+    one, two = from_address(limited(), "192.0.2.1"), from_address(limited(), "192.0.2.1")
+    for phone in (one, two, one):
+        assert phone.post("/api/v1/matches", json=NEW).status_code == 201
+    refused_json(two.post("/api/v1/matches", json=NEW), "/api/v1/matches")
+    refused_json(one.post("/api/v1/matches", json=NEW), "/api/v1/matches")
+    made = create_match(from_address(one.application, "192.0.2.9"))
+    wrong = [phone.post(api_url(made, "hands"), json=FIRST_HAND, headers=bearer("guess")).status_code
+             for phone in (two, one, two, one)]
+    assert wrong == [403, 403, 403, 429]
+
+
+def test_memory_named_as_the_store_counts_in_each_process_alone(limited: Callable[..., Flask]):
+    one, two = (from_address(limited(RATELIMIT_STORAGE_URI="memory://"), "192.0.2.1") for _ in range(2))
+    for _ in range(3):
+        assert one.post("/api/v1/matches", json=NEW).status_code == 201
+    assert one.post("/api/v1/matches", json=NEW).status_code == 429
+    assert two.post("/api/v1/matches", json=NEW).status_code == 201
+
+
+def test_a_count_file_held_by_another_writer_leaves_the_table_playing(limited: Callable[..., Flask]):
+    app = limited()
+    phone = from_address(app, "192.0.2.1")
+    made = create_match(phone)
+    holder = sqlite3.connect(Path(app.instance_path) / FILE, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # as a backup program or a stuck process might
+    try:
+        for _ in range(4):
+            assert phone.post("/api/v1/matches", json=NEW).status_code == 201
+            error_of(phone.post(api_url(made, "hands"), json=FIRST_HAND, headers=bearer("guess")), 403)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # Counted again once the file is free: the match made before the lock and these two.
+    assert [phone.post("/api/v1/matches", json=NEW).status_code for _ in range(3)] == [201, 201, 429]
 
 
 # -- a shared store ------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Rate limits: how often one address may make matches or clubs, restore backups, print PDFs or send wrong keys.
 
-Flask-Limiter keeps the counts: in memory by default (one process, a laptop), or in Redis when
-RATELIMIT_STORAGE_URI names one, so that every worker and every server of a club count together.
+Flask-Limiter keeps the counts: by default in a SQLite file in the instance folder (hit_counts.py),
+so that every worker and process of the machine count together, or in Redis when RATELIMIT_STORAGE_URI
+names one, so that every server of a club does too.
 Each limit is a setting such as ``"30 per minute; 300 per hour"``, set well above what a real
 table does. A limit on making matches counts the matches made, a limit on PDFs the sheets
 rendered: a form sent back with a mistake costs nothing. Edit keys count only when wrong, per
@@ -17,6 +18,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from flask import Flask, Response, current_app, make_response, render_template, request, url_for
 from flask_babel import ngettext
@@ -27,6 +29,7 @@ from limits.errors import StorageError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from . import hit_counts
 from .errors import json_error, wants_json
 
 Deduct = Callable[[Response], bool]
@@ -74,6 +77,8 @@ def init_app(app: Flask) -> None:
         return
     for setting in {*(setting for setting, _scope, _deduct in LIMITED.values()), *WRONG_KEYS}:
         parse_many(app.config[setting])  # a mistyped limit stops the start, not a request later
+    app.config["RATELIMIT_STORAGE_URI"] = hit_counts.uri_for(app.config["RATELIMIT_STORAGE_URI"],
+                                                            Path(app.instance_path))
     limiter = Limiter(get_remote_address, app=app)
     app.extensions["rate_limits"] = limiter
     for endpoint, (setting, scope, deduct) in LIMITED.items():
