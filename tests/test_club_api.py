@@ -260,7 +260,8 @@ def test_spreadsheets_read_back_as_the_tables_they_are(client: FlaskClient):
     assert "long-ago" in client.get(f"{url}/hands.csv?season={season['id']}").headers["Content-Disposition"]
 
 
-def test_making_clubs_is_rate_limited_like_making_matches(database_url: str):
+def test_making_clubs_is_rate_limited_like_making_matches(database_url: str, tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))  # its own count file, not the checkout's
     app: Flask = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url,
                              "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": True, "RATELIMIT_NEW_CLUBS": "2 per minute",
                              "RATELIMIT_KEY_PREFIX": f"club-test-{id(database_url)}"})
