@@ -43,6 +43,6 @@ wsgi_app = "scorekeeper.app:create_app()"
 if worker_class != "gevent":
     import scorekeeper.app  # noqa: E402,F401
 
-limit_request_line = 4094  # gunicorn's default; longer: gunicorn's own plain 414 (README, "Request size limits")
+limit_request_line = 8190  # gunicorn's most, not its 4094: the app's longest link is 5,330 bytes (README, "Request size limits")
 limit_request_fields = 100  # gunicorn's default; more header fields: gunicorn's own plain 431
 limit_request_field_size = 8190  # gunicorn's default; a longer header field: gunicorn's own plain 431

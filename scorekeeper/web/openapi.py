@@ -48,6 +48,15 @@ ERRORS = {
     "503": "Many sheets are being rendered on the server right now and this one could not start within a few "
            "seconds; `Retry-After` says how many seconds to wait. Pages and polls are answered meanwhile.",
 }
+# What gunicorn refuses before the app runs (gunicorn.conf.py); tests/test_request_limits.py holds them equal.
+SERVER_LIMITS = {"limit_request_line": 8190, "limit_request_fields": 100, "limit_request_field_size": 8190}
+SERVED_BY_GUNICORN = (
+    "Served by `manage.py serve`, gunicorn answers a few requests before the app sees them, with its own plain "
+    "HTML page instead of an `Error`, under /api/ too: a request line (method, address with its query string, "
+    f"HTTP version) longer than {SERVER_LIMITS['limit_request_line']} bytes is 414; more than "
+    f"{SERVER_LIMITS['limit_request_fields']} header fields is 431, and a header field longer than "
+    f"{SERVER_LIMITS['limit_request_field_size']} bytes (name and value) is 431 too; a request that is not HTTP "
+    "it can read is 400.")
 RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again.",
                                "schema": {"type": "integer", "minimum": 1}}}
 SHEET_TAG = {"ETag": {"description": "This sheet: the match's version, the language, the app's build. Send it "
@@ -230,7 +239,7 @@ def document() -> Schema:
                            "bearer token. Every body is JSON sent as `Content-Type: application/json` (415 "
                            "otherwise). Every error is JSON in the shape of `Error`; a method an endpoint does "
                            "not have answers 405 in that shape too. Writes to hands take an `Idempotency-Key` "
-                           "header that makes them safe to send again after a lost answer.",
+                           "header that makes them safe to send again after a lost answer. " + SERVED_BY_GUNICORN,
         },
         "tags": [{"name": "matches"}, {"name": "clubs"}],
         "paths": {**paths(), **club_openapi.paths()},
