@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timezone
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import NotFound
+from werkzeug.routing import BaseConverter
 
 from .. import backup, matches, receipts
 from ..games import InvalidHand
@@ -16,6 +19,19 @@ from ..models import Match
 from .errors import handle_http, json_error, match_or_404, reasons
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+SIBLING_WORDS = ("import",)  # /matches/import beside /matches/<match_id:public_id>
+
+
+class MatchId(BaseConverter):
+    """A match id in an address: never a word of the routes beside it, so Allow and 405 tell the truth."""
+
+    regex = "(?!(?:{})$)[^/]+".format("|".join(map(re.escape, SIBLING_WORDS)))
+
+
+@bp.record_once
+def add_converter(state: BlueprintSetupState) -> None:
+    state.app.url_map.converters["match_id"] = MatchId  # before the routes below are added
 
 
 def state(match: Match, played: Replay) -> dict[str, Any]:
@@ -125,7 +141,7 @@ def create():
     return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url)
 
 
-@bp.get("/matches/<public_id>")
+@bp.get("/matches/<match_id:public_id>")
 def read(public_id: str):
     # A phone polls this every few seconds: answer 304 from the version alone, load the match only on a change.
     version = matches.version_of(public_id)
@@ -139,7 +155,7 @@ def read(public_id: str):
     return answer(match, matches.cached_replay(match))
 
 
-@bp.post("/matches/<public_id>/hands")
+@bp.post("/matches/<match_id:public_id>/hands")
 def record(public_id: str):
     authorize(public_id)
     data = body()
@@ -147,14 +163,14 @@ def record(public_id: str):
     return answer(match, played, 201)
 
 
-@bp.put("/matches/<public_id>/hands/<int:number>")
+@bp.put("/matches/<match_id:public_id>/hands/<int:number>")
 def correct(public_id: str, number: int):
     authorize(public_id)
     match, played = matches.correct(public_id, number, body(), "api", once(200))
     return answer(match, played)
 
 
-@bp.delete("/matches/<public_id>/hands/<int:number>")
+@bp.delete("/matches/<match_id:public_id>/hands/<int:number>")
 def undo(public_id: str, number: int):
     authorize(public_id)
     match, played = matches.undo(public_id, number, "api", once(200))
@@ -164,7 +180,7 @@ def undo(public_id: str, number: int):
 # -- extensions: edit history, backup and restore, a new edit key -----------------------
 
 
-@bp.get("/matches/<public_id>/history")
+@bp.get("/matches/<match_id:public_id>/history")
 def history(public_id: str):
     changes = matches.history(match_or_404(public_id))
     return jsonify({"changes": [
@@ -175,7 +191,7 @@ def history(public_id: str):
     ]})
 
 
-@bp.get("/matches/<public_id>/export")
+@bp.get("/matches/<match_id:public_id>/export")
 def export(public_id: str):
     return jsonify(backup.export(match_or_404(public_id)))
 
@@ -187,7 +203,7 @@ def restore():
     return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url)
 
 
-@bp.post("/matches/<public_id>/key")
+@bp.post("/matches/<match_id:public_id>/key")
 def rotate_key(public_id: str):
     authorize(public_id)
     key = matches.rotate_key(public_id)
