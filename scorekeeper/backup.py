@@ -36,6 +36,9 @@ def restore(document: Any, source: str = "import") -> tuple[Match, str]:
     entries = document.get("hands", [])
     if not isinstance(entries, list):
         raise refuse("hands", N_("The hands of the export are damaged."))
-    match, key = matches.create(document.get("game"), document.get("players"), document.get("options"), entries, source,
+    options = document.get("options", {})
+    if not isinstance(options, Mapping):
+        raise refuse("options", N_("Options must be an object."))
+    match, key = matches.create(document.get("game"), document.get("players"), options, entries, source,
                                 document.get("language"))
     return match, key

@@ -168,7 +168,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
     game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
     if game is None:
         raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
-    if language not in (None, "") and language not in LANGUAGES:
+    if language is not None and language not in LANGUAGES:
         raise refuse("language", N_("Choose one of the languages: {languages}."), languages=", ".join(LANGUAGES))
     names = parse_players(players, game.min_players, game.max_players)
     parsed = game.parse_options(names, options, secrets.SystemRandom())
@@ -189,7 +189,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         players=names,
         options=parsed,
         edit_key_hash=hash_key(key),
-        language=language or None,
+        language=language,
         hands=[Hand(number=hand["number"], entry=hand["entry"]) for hand in played.hands],
         club_id=club_id,
         seat_ids=seat_ids,

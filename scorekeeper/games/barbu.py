@@ -144,7 +144,7 @@ class BarbuSummary(Summary):
 
 
 def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random | None) -> BarbuOptions:
-    """Check options and fill in defaults; draw the first declarer when not given."""
+    """Check options and fill in defaults for those left out; draw the first declarer when not given."""
     raw = check_option_keys(raw, OPTIONS)
     domino = raw.get("domino_scores", list(DOMINO_SCORES))
     if (

@@ -280,11 +280,10 @@ def optional_choice(entry: Mapping[str, Any], field_name: str, choices: Iterable
 
 
 def optional_seat_name(raw: Mapping[str, Any], key: str, players: list[str], rng: random.Random | None) -> str:
-    """Read an option naming a seat; draw one at random (rng) or take seat 0 when absent."""
-    value = raw.get(key)
-    if value is None or value == "":
+    """Read an option naming a seat; draw one at random (rng) or take seat 0 when left out (null names nobody)."""
+    if key not in raw:
         return rng.choice(players) if rng is not None else players[0]
-    return as_player(value, key, players)
+    return as_player(raw[key], key, players)
 
 
 def check_option_keys(raw: Any, known: Iterable[str]) -> Mapping[str, Any]:

@@ -104,17 +104,15 @@ class HeartsSummary(Summary):
 
 
 def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random | None) -> HeartsOptions:
-    """Check options and fill in defaults; the first dealer is seat 0 unless named."""
+    """Check options and fill in defaults for those left out; the first dealer is seat 0 unless named."""
     raw = check_option_keys(raw, OPTIONS)
-    target = raw.get("target")
-    target = TARGET if target is None else target
+    target = raw.get("target", TARGET)
     if isinstance(target, bool) or not isinstance(target, int) or not TARGET_MIN <= target <= TARGET_MAX:
         raise refuse(
             "target", N_("The target is a whole number of points from {low} to {high}."),
             low=TARGET_MIN, high=TARGET_MAX,
         )
-    moon = raw.get("moon_points")
-    moon = MOON_POINTS[0] if moon is None else moon
+    moon = raw.get("moon_points", MOON_POINTS[0])
     if isinstance(moon, bool) or not isinstance(moon, int) or moon not in MOON_POINTS:
         raise refuse(
             "moon_points", N_("Shooting the moon counts either {first} or {second} points."),

@@ -117,12 +117,12 @@ REACHABLE = _reachable()
 
 
 def parse_options(players: list[str], raw: Mapping[str, Any] | None, rng: random.Random | None) -> KozyolOptions:
-    """Check options and fill in defaults; the first dealer is seat 0 unless named, never drawn."""
+    """Check options and fill in defaults for those left out; the first dealer is seat 0 unless named, never drawn."""
     raw = check_option_keys(raw, OPTIONS)
     if len(players) != SEATS:
         raise refuse("players", N_("This game needs exactly {count} players."), count=SEATS)
-    target = DEFAULT_TARGET if raw.get("target") is None else as_int(raw["target"], "target", *TARGET_RANGE)
-    flags = {flag: False if raw.get(flag) is None else as_bool(raw[flag], flag) for flag in FLAGS}
+    target = as_int(raw["target"], "target", *TARGET_RANGE) if "target" in raw else DEFAULT_TARGET
+    flags = {flag: as_bool(raw[flag], flag) if flag in raw else False for flag in FLAGS}
     return KozyolOptions(target=target, eggs_double_next=flags["eggs_double_next"],
                          six_for_zero_points=flags["six_for_zero_points"],
                          first_dealer=optional_seat_name(raw, "first_dealer", players, None))

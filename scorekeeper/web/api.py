@@ -13,7 +13,7 @@ from werkzeug.routing import BaseConverter
 
 from .. import backup, matches, receipts
 from ..games import InvalidHand
-from ..games.base import Replay
+from ..games.base import N_, Replay, refuse
 from ..i18n import translate
 from ..models import Match
 from .errors import handle_http, json_error, match_or_404, reasons
@@ -83,6 +83,19 @@ def body() -> dict[str, Any]:
     return data
 
 
+# Fields a body may leave out (each then has its default) but not send as null: their schemas have no null.
+NOT_NULL = {"options": N_("Options must be an object."), "number": N_("The hand number must be a whole number."),
+            "house_rules": N_("Give the house rules as an object, one entry per game.")}
+
+
+def fields_of(data: dict[str, Any], *names: str) -> dict[str, Any]:
+    """The body, once none of these fields of it is null (422 on the field otherwise)."""
+    for name in names:
+        if name in data and data[name] is None:
+            raise refuse(name, NOT_NULL[name])
+    return data
+
+
 def authorize(public_id: str) -> None:
     """404 for an unknown match, 401 without a key, 403 with a wrong one."""
     match = matches.peek(public_id)  # the key hash alone: the write itself loads the match
@@ -134,8 +147,8 @@ def not_found(err: matches.NotFound):  # noqa: ARG001
 
 @bp.post("/matches")
 def create():
-    data = body()
-    match, key = matches.create(data.get("game"), data.get("players"), data.get("options"),
+    data = fields_of(body(), "options")
+    match, key = matches.create(data.get("game"), data.get("players"), data.get("options", {}),
                                 language=data.get("language"))
     edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)
     return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url)
@@ -158,7 +171,7 @@ def read(public_id: str):
 @bp.post("/matches/<match_id:public_id>/hands")
 def record(public_id: str):
     authorize(public_id)
-    data = body()
+    data = fields_of(body(), "number")
     match, played = matches.record(public_id, data, data.get("number"), "api", once(201))
     return answer(match, played, 201)
 

@@ -97,9 +97,8 @@ def barbu_entry_name(contract: str) -> str:
 def barbu_entry(contract: str) -> Schema:
     fields, required = BARBU_CARDS[contract]
     return obj({"contract": {"const": contract}, **fields,
-                "doubles": {"type": "array", "items": ref("BarbuDouble"),
-                            "description": "Doubles of this hand; absent or null: none. "
-                                           "Always present in the stored entry."}},
+                "doubles": nullable({"type": "array", "items": ref("BarbuDouble")})
+                | {"description": "Doubles of this hand; absent or null: none. Always present in the stored entry."}},
                ("contract", *required), f"A Barbu hand of the contract {contract}.")
 
 

@@ -19,7 +19,7 @@ from ..games import GAMES, InvalidHand
 from ..games.base import N_, refuse
 from ..models import Club, ClubPlayer, Season
 from . import club_csv
-from .api import answer, body, conflict, invalid
+from .api import answer, body, conflict, fields_of, invalid
 from .club_pages import seated
 from .errors import json_error
 
@@ -110,7 +110,7 @@ def player_arg(club: Club, name: str) -> int:
 
 @bp.post("/clubs")
 def create_club():
-    data = body()
+    data = fields_of(body(), "house_rules")
     club, key = clubs.create(data.get("name"), data.get("house_rules"))
     return jsonify({**club_state(club), **admin_links(club, key)}), 201
 
@@ -129,7 +129,7 @@ def rotate_club_key(club_id: str):
 @bp.put("/clubs/<club_id>/rules")
 def set_rules(club_id: str):
     club = authorize(club_id)
-    data = body()
+    data = fields_of(body(), "house_rules")
     clubs.set_rules(club, data.get("min_matches", club.min_matches), data.get("house_rules", club.house_rules),
                     data.get("time_zone", clubs.KEEP))
     return jsonify(club_state(club))
@@ -169,9 +169,11 @@ def list_evenings(club_id: str):
 @bp.put("/clubs/<club_id>/evenings/<day>")
 def name_evening(club_id: str, day: str):
     club = authorize(club_id)
-    name = body().get("name")
-    clubs.name_evening(club, day, name)
-    return jsonify({"day": clubs.as_day(day, "day").isoformat(), "name": name.strip() if name else None})
+    name, when = body().get("name"), clubs.as_day(day, "day")
+    if name is not None:  # null takes the name away; an empty name is no name, as for a club or a season
+        name = clubs.title(name, "name")
+    clubs.name_evening(club, when, name)
+    return jsonify({"day": when.isoformat(), "name": name})
 
 
 # -- the roster ---------------------------------------------------------------------------------
@@ -205,7 +207,7 @@ def merge_player(club_id: str, player_id: int):
 @bp.post("/clubs/<club_id>/matches")
 def start_match(club_id: str):
     club = clubs.must_find(club_id)
-    data = body()
+    data = fields_of(body(), "options")
     match, key = clubs.start_match(club, data.get("game"), data.get("players"), data.get("options"),
                                    language=data.get("language"))
     edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)

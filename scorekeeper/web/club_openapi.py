@@ -88,7 +88,7 @@ SCHEMAS: Schema = {
                                                                          "UTC. Every match moves to the evening "
                                                                          "of its start's day there."}}),
     "NewSeason": obj({"name": CLUB_NAME, "starts": DAY, "ends": DAY}, ("name", "starts", "ends")),
-    "EveningName": obj({"name": nullable(CLUB_NAME) | {"description": "Empty or null: the name is taken away."}}),
+    "EveningName": obj({"name": nullable(CLUB_NAME) | {"description": "Null: the name is taken away."}}),
     "Evening": obj({"day": DAY, "name": nullable(CLUB_NAME)}, ("day", "name")),
     "Evenings": obj({
         "season": nullable(SEASON),

@@ -78,7 +78,7 @@ class NewMatchForm(TableForm):
         _l("Language of the printed sheet"),
         choices=[SelectChoice("", _l("The language of whoever prints it"))]
         + [SelectChoice(code, name, render_kw={"lang": code}) for code, name in LANGUAGE_NAMES.items()],
-        default="",
+        default="", coerce=lambda code: code or None,  # the reader's language is None, as in the API
     )
 
     def __init__(self, formdata: Any = None, seats: int = 0, **kwargs: Any):
