@@ -8,6 +8,7 @@ statistics, ratings) are read through club_figures, re-exported here.
 from __future__ import annotations
 
 import importlib.resources
+import re
 import secrets
 import time
 from datetime import date
@@ -219,15 +220,18 @@ def _move_to(club: Club, zone: str | None) -> None:
             evening.day = day
 
 
+DAY = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")  # what date.fromisoformat takes besides: 2026-W01-1, 20260101
+
+
 def as_day(raw: Any, field: str) -> date:
-    """A day given as a date or as YYYY-MM-DD text."""
+    """A day given as a date or as YYYY-MM-DD text, exactly: never a week day, an ordinal day or other digits."""
     if isinstance(raw, date):
         return raw
-    try:
-        if isinstance(raw, str) and len(raw) == len("2026-12-05"):
+    if isinstance(raw, str) and DAY.fullmatch(raw):
+        try:
             return date.fromisoformat(raw)
-    except ValueError:
-        pass
+        except ValueError:  # 2026-02-30
+            pass
     raise refuse(field, N_("Give a day as year-month-day, such as 2026-12-05."))
 
 

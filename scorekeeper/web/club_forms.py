@@ -13,8 +13,9 @@ from wtforms import DateField, FieldList, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
-from ..clubs import TIME_ZONES
-from ..games import GAMES
+from ..clubs import TIME_ZONES, as_day
+from ..games import GAMES, InvalidHand
+from ..i18n import translate
 from .forms import NewMatchForm, NumberRange, TableForm
 from .registered_games import GAME_PAGES
 
@@ -55,11 +56,24 @@ class RankingForm(TableForm):
                                validators=[InputRequired(), NumberRange(1, MOST_MATCHES)])
 
 
+class DayField(DateField):
+    """A day as a date input sends it, YYYY-MM-DD exactly, read as the API reads one (strptime takes 2026-1-5)."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        try:
+            self.data = as_day(" ".join(valuelist), self.name)
+        except InvalidHand as err:
+            self.data = None
+            raise ValueError(translate(err.reason)) from err
+
+
 class SeasonForm(TableForm):
     shown_fields = frozenset({"name", "starts", "ends"})
     name = StringField(_l("Name of the season"))
-    starts = DateField(_l("From"), validators=[InputRequired()])
-    ends = DateField(_l("To"), validators=[InputRequired()])
+    starts = DayField(_l("From"), validators=[InputRequired()])
+    ends = DayField(_l("To"), validators=[InputRequired()])
 
 
 class TimeZoneForm(TableForm):
@@ -70,7 +84,7 @@ class TimeZoneForm(TableForm):
 
 class EveningForm(TableForm):
     shown_fields = frozenset({"day", "name"})
-    day = DateField(_l("Day"), validators=[InputRequired()])
+    day = DayField(_l("Day"), validators=[InputRequired()])
     name = StringField(_l("Name of the evening"), validators=[Optional()])
 
 

@@ -23,7 +23,8 @@ def house_rules(slug: str) -> Schema:
 
 ID = integer(1, 2**31 - 1)
 FIGURE = {"oneOf": [{"type": "number"}, {"type": "null"}]}
-DAY = {"type": "string", "format": "date", "description": "A day, year-month-day."}
+DAY = {"type": "string", "format": "date", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+       "description": "A day, year-month-day (2026-12-05) exactly."}
 CLUB_NAME = {"type": "string", "minLength": 1, "maxLength": CLUB_NAME_MAX}
 TIME_ZONE = {"type": "string", "maxLength": 64, "examples": ["Europe/Paris", "America/Montreal"],
              "description": "Where the club plays, an IANA time zone name: an evening is the matches started on one "
@@ -213,7 +214,7 @@ def paths(prefix: str = "/api/v1") -> Schema:
         f"{club}/evenings/{{day}}": {"put": operation(
             "nameEvening", "Name the evening of a day", {"200": answer("The evening.", "Evening")}, admin=True,
             request="EveningName", parameters=[CLUB, {"name": "day", "in": "path", "required": True,
-                                                      "schema": {"type": "string"}, "description": "year-month-day"}],
+                                                      "schema": DAY, "description": "year-month-day"}],
             description="The matches started on one day in the club's time zone make an evening, named or not.")},
         f"{club}/players": {"post": operation(
             "addPlayer", "Add a player to the roster", {"201": answer("The player.", "ClubPlayer")}, admin=True,
