@@ -1,5 +1,5 @@
 // Keeps the app's own pages and files on the phone, so that a match stays readable and hands can be
-// entered while the server cannot be reached (static/app.js keeps the hands; this keeps the pages).
+// entered while the server cannot be reached (static/js/outbox/ keeps the hands; this keeps the pages).
 // Network first: while the server answers, the phone sees exactly what it sends. The API is never
 // kept here: the live polling and the saves always ask the server itself.
 "use strict";
@@ -10,7 +10,9 @@ var PAGES_KEPT = 60;   // the pages this phone opened last: match pages, hand fo
 var PATIENCE = 4000;   // ms to wait for the server before showing the page kept, when there is one
 var SCOPE = new URL(self.registration.scope);
 var OFFLINE = new URL("offline", SCOPE).href;
-var SHELL = ["static/style.css", "static/app.js", "static/icons/icon-192.png", "offline"].map(function (path) {
+// What every page needs offline: the style sheet, every module, an icon and the offline page. The server
+// writes the list in as it serves this worker (scorekeeper/web/installable.py), so a new module is kept too.
+var SHELL = [/* the app's files */].map(function (path) {
   return new URL(path, SCOPE).href;
 });
 

@@ -432,7 +432,7 @@ def test_security_headers_on_pages_api_errors_static_files_and_pdfs(app, client)
         "page 500": client.get("/_crash"),
         "api 500": client.get("/api/v1/_crash"),
         "style sheet": client.get("/static/style.css"),
-        "script": client.get("/static/app.js"),
+        "script": client.get("/static/js/main.js"),
         "missing static file": client.get("/static/nope.js"),
     }
     for game in sheet_games():

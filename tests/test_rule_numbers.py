@@ -2,8 +2,8 @@
 
 Every whole number the engine's rule tables hold (13 tricks, 26 hearts, the domino scores,
 the card values, the count and target limits...) is collected from the engine modules; none
-may be typed in a template or in static/app.js, where it would silently stay behind when a
-rule or an option changes. 0 and 1 are not rules (a first index, an empty count).
+may be typed in a template or in a module of static/js/, where it would silently stay behind
+when a rule or an option changes. 0 and 1 are not rules (a first index, an empty count).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def rule_numbers(*modules: ModuleType) -> set[int]:
 
 
 RULES = rule_numbers(base, barbu, kozyol, hearts)
-PAGES = sorted([*ROOT.glob("templates/**/*.html"), ROOT / "static" / "app.js"])
+PAGES = sorted([*ROOT.glob("templates/**/*.html"), *ROOT.glob("static/js/**/*.js")])
 
 
 def test_the_engine_holds_the_numbers_players_know():

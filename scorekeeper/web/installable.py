@@ -2,10 +2,16 @@
 
 "Add to Home Screen" reads the manifest and opens the app without the browser's bars. The service
 worker (static/sw.js) is served from the site root so that its scope is the whole app; browsers
-run it only over HTTPS or on localhost. Every page works without either.
+run it only over HTTPS or on localhost. Every page works without either. The pages' scripts are
+ES modules (static/js/): the worker keeps them all, and each page asks at once for those it imports.
 """
 
 from __future__ import annotations
+
+import functools
+import json
+import posixpath
+import re
 
 from flask import Blueprint, Response, jsonify, render_template, url_for
 from flask_babel import get_locale, gettext as _, ngettext
@@ -19,7 +25,12 @@ BACKGROUND = "#f6f4ef"
 THEME = "#ffffff"
 ICONS = (("icons/icon-192.png", 192, "any"), ("icons/icon-512.png", 512, "any"),
          ("icons/maskable-512.png", 512, "maskable"))
-WORKER = ROOT / "static" / "sw.js"
+STATIC = ROOT / "static"
+WORKER = STATIC / "sw.js"
+# Where the worker's source takes the list of files it keeps when it installs (shell() below).
+SHELL_HERE = b"[/* the app's files */]"
+# How a module names another: import x from "./a.js", import "../b.js", export { c } from "./c.js".
+IMPORTS = re.compile(r"""^\s*(?:import\s*|(?:import|export)\b[^"';]*?\bfrom\s*)["']([^"']+)["']""", re.M)
 PLURAL_SAMPLES = 200  # counts that show every plural category of a language (a million's "many" aside)
 
 
@@ -40,9 +51,37 @@ def manifest() -> Response:
 @bp.get("/sw.js")
 def worker() -> Response:
     """The service worker, from the root: its scope is every page of the app."""
-    response = Response(WORKER.read_bytes(), mimetype="text/javascript")
+    source = WORKER.read_bytes().replace(SHELL_HERE, json.dumps(shell()).encode(), 1)
+    response = Response(source, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # a new version reaches the phones at their next visit
     return response
+
+
+def shell() -> list[str]:
+    """What every page needs offline, for the worker to keep when it installs: style, modules, icon, offline page."""
+    modules = sorted(path.relative_to(STATIC).as_posix() for path in (STATIC / "js").rglob("*.js"))
+    files = ["style.css", *modules, ICONS[0][0]]
+    return [*(url_for("static", filename=name) for name in files), url_for("installable.offline")]
+
+
+def imports_of(module: str) -> list[str]:
+    """The modules a module of static/ imports, as static/ paths ("js/main.js"), in the order it names them."""
+    folder = posixpath.dirname(module)
+    return [posixpath.normpath(posixpath.join(folder, name)) for name in IMPORTS.findall((STATIC / module).read_text())]
+
+
+@bp.app_template_global()
+@functools.cache
+def imported_by(module: str) -> tuple[str, ...]:
+    """Every module a page's module imports, at any depth: the page asks for them all at once (modulepreload)."""
+    found: list[str] = []
+    waiting = imports_of(module)
+    while waiting:
+        name = waiting.pop(0)
+        if name not in found and name != module and (STATIC / name).is_file():
+            found.append(name)
+            waiting.extend(imports_of(name))
+    return tuple(found)
 
 
 @bp.get("/offline")
@@ -53,7 +92,7 @@ def offline() -> str:
 
 @bp.app_template_global()
 def waiting_sentences() -> dict[str, str]:
-    """'{n} hands waiting to send' per plural category of the reader's language, for static/app.js.
+    """'{n} hands waiting to send' per plural category of the reader's language, for the outbox (static/js/outbox/panel.js).
 
     The script picks the category of its count with Intl.PluralRules, as CLDR names them (one, few,
     many, other); each sentence is the catalog's own plural form for the first count in that category.

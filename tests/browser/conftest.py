@@ -239,8 +239,8 @@ def report(kind: str, name: str, figures: Any) -> None:
     path.write_text(json.dumps(known, indent=2, ensure_ascii=False) + "\n")
 
 
-# Every page notes when the live script last redrew it (app.js fires scorekeeper:updated after the
-# swap): the delay is read from the page, not from how often Playwright looks (up to every 0.5 s).
+# Every page notes when the live script last redrew it (static/js/live.js fires scorekeeper:updated after
+# the swap): the delay is read from the page, not from how often Playwright looks (up to every 0.5 s).
 REDRAWN = """document.addEventListener("scorekeeper:updated", () => {
   window.redrawnAt = performance.timeOrigin + performance.now();
 });"""

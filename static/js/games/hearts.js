@@ -1,0 +1,97 @@
+// Cancellation Hearts' hand form (templates/hands/hearts.html): the live "hearts left / Black Marias
+// left" counter, the rest filled in the way the server fills it in, and the moon choice shown only when
+// one player took everything.
+import "../main.js";
+import * as steppers from "../steppers.js";
+import { whole } from "../numbers.js";
+
+// The totals come with the page, from the rules engine: hearts and Black Marias in play.
+function totals(form) {
+  return { hearts: whole(form.querySelector(".hearts-left").dataset.total),
+           marias: whole(form.querySelector(".marias-left").dataset.total) };
+}
+
+function read(row) {
+  const input = row.querySelector(".stepper input"), text = input.value.trim();
+  const maria = row.querySelector(".marias input:checked");
+  return { row: row, input: input, name: row.dataset.name,
+           hearts: text === "" ? null : (whole(text) || 0), marias: maria ? whole(maria.value) : 0 };
+}
+
+function tickedSeat(form) {
+  const ticked = form.querySelector('input[name="rest_to"]:checked');
+  return ticked && ticked.value !== "" ? whole(ticked.value) : null;
+}
+
+function restSeat(form, all) {
+  const empty = all.filter((r) => r.hearts === null);
+  const seat = tickedSeat(form);
+  return seat !== null ? seat : empty.length === 1 ? all.indexOf(empty[0]) : null;
+}
+
+function show(span, left) {
+  span.classList.toggle("done", left === 0);
+  span.classList.toggle("over", left < 0);
+  span.textContent = left >= 0 ? span.dataset.left.replace("{n}", left) : span.dataset.over.replace("{n}", -left);
+}
+
+// "Save records: Ann … ♥ · Bob … ♥ … Q♠ · Cid … ♥ (the rest)": what a tap on Save records.
+function summarise(form, all, seat) {
+  const out = form.querySelector(".save-summary");
+  const marias = form.querySelector(".marias .what").textContent;
+  const parts = all.map((r, i) => {
+    const part = r.name + " " + (r.hearts === null ? "–" : r.hearts) + " ♥" + (r.marias ? " " + r.marias + " " + marias : "");
+    return i === seat ? part + " " + out.dataset.rest : part;
+  });
+  out.textContent = out.dataset.label.replace("{counts}", parts.join(" · "));
+}
+
+function update(form) {
+  const rules = totals(form), HEARTS = rules.hearts, MARIAS = rules.marias;
+  const all = Array.prototype.map.call(form.querySelectorAll(".player-row"), read);
+  const seat = restSeat(form, all), ticked = tickedSeat(form) !== null;
+  let hearts = 0, marias = 0;
+  all.forEach((r, i) => { if (i !== seat) { hearts += r.hearts || 0; marias += r.marias; } });
+  all.forEach((r, i) => {
+    const isRest = i === seat;
+    r.row.classList.toggle("rest", isRest);
+    r.input.readOnly = isRest && ticked;
+    r.row.querySelectorAll(".step").forEach((b) => { b.disabled = isRest && ticked; });
+    const note = r.row.querySelector(".rest-note");
+    r.input.placeholder = "";
+    note.textContent = "";
+    if (!isRest) { return; }
+    r.hearts = Math.max(0, HEARTS - hearts);
+    r.marias = Math.max(0, MARIAS - marias);
+    note.textContent = note.dataset.note.replace("{hearts}", r.hearts).replace("{marias}", r.marias);
+    if (ticked) {
+      r.input.value = r.hearts;
+      const chip = r.row.querySelector('.marias input[value="' + r.marias + '"]');
+      if (chip) { chip.checked = true; }
+    } else {
+      r.input.placeholder = r.hearts;
+    }
+  });
+  const total = all.reduce((sum, r) => sum + (r.hearts || 0), 0);
+  const maria = all.reduce((sum, r) => sum + r.marias, 0);
+  show(form.querySelector(".hearts-left"), HEARTS - total);
+  show(form.querySelector(".marias-left"), MARIAS - maria);
+  summarise(form, all, seat);
+  const shooter = all.filter((r) => r.hearts === HEARTS && r.marias === MARIAS)[0];
+  const moon = form.querySelector(".moon"), who = moon.querySelector(".who");
+  moon.dataset.shot = shooter ? "yes" : "no";
+  if (shooter) { who.textContent = who.dataset.who.replace("{name}", () => shooter.name); }
+  // A choice left from a moon that is no longer there would be refused: the rules take none without a moon.
+  else { moon.querySelectorAll("input:checked").forEach((input) => { input.checked = false; }); }
+}
+
+function changed(event) {
+  const form = event.target.closest && event.target.closest("form.hearts-hand");
+  if (form) { update(form); }
+}
+steppers.start();
+document.addEventListener("input", changed);
+document.addEventListener("change", changed);
+document.addEventListener("DOMContentLoaded", () => {
+  document.querySelectorAll("form.hearts-hand").forEach(update);
+});

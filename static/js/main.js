@@ -1,0 +1,46 @@
+// Progressive enhancement only: every page works without these modules. Every page loads this one
+// (templates/base.html); a page with more to do loads its own module, which imports this one first.
+import * as live from "./live.js";
+import * as outbox from "./outbox/index.js";
+import * as installable from "./installable.js";
+
+// A tap on a field selects what it shows: a link to copy, or a number that typing replaces.
+function selectOnTap() {
+  document.addEventListener("click", (event) => {
+    const copy = event.target.closest("input.copy");
+    if (copy) { copy.select(); }
+  });
+  // Typing replaces the 0 a number field shows instead of adding to it.
+  document.addEventListener("focusin", (event) => {
+    const field = event.target;
+    if (field.matches && field.matches("input[type=number]") && field.select) { field.select(); }
+  });
+}
+
+// Times written in UTC by the server (the edit history) shown in the phone's own time and language.
+function localTimes() {
+  document.querySelectorAll("time[data-local]").forEach((time) => {
+    const at = new Date(time.getAttribute("datetime"));
+    if (!isNaN(at)) { time.textContent = at.toLocaleString(document.documentElement.lang || undefined); }
+  });
+}
+
+// A sheet wider than the phone says it scrolls sideways; one that fits keeps quiet.
+function scrollHints() {
+  document.querySelectorAll("[data-scroll-hint]").forEach((note) => {
+    const sheet = note.nextElementSibling;
+    note.hidden = !sheet || sheet.scrollWidth <= sheet.clientWidth + 1;
+  });
+}
+
+const worker = document.querySelector("script[data-worker]");
+
+document.documentElement.classList.add("js");
+selectOnTap();
+live.start(document.body.dataset.live, document.body.dataset.etag);
+document.addEventListener("DOMContentLoaded", localTimes);
+document.addEventListener("DOMContentLoaded", scrollHints);
+document.addEventListener("scorekeeper:updated", scrollHints);
+window.addEventListener("resize", scrollHints);
+outbox.start(document.getElementById("outbox"));
+installable.start(worker && worker.dataset.worker);
