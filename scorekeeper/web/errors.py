@@ -55,7 +55,7 @@ def reasons(err: InvalidHand) -> dict[str, str]:
 
 
 def wants_json() -> bool:
-    """The API, or a page asked for JSON (the phone's script sending a hand it kept: static/app.js, Outbox)."""
+    """The API, or a page asked for JSON (the phone's outbox sending a hand it kept: static/js/outbox/)."""
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 

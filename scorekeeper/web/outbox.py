@@ -1,4 +1,4 @@
-"""Hand forms sent once, and answered in JSON to the phone's outbox (static/app.js, the Outbox section).
+"""Hand forms sent once, and answered in JSON to the phone's outbox (static/js/outbox/).
 
 Every hand form carries a key (hidden field ``idempotency_key``): sent twice, by a second tap,
 the back button or the outbox after a lost answer, the hand is saved once and the repeat lands
