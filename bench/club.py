@@ -49,8 +49,9 @@ def timed(client, method: str, url: str, **kwargs) -> float:
 
 def club_match(app, club_public_id: str, roster: dict[int, str], rng: random.Random, hands: int):
     """A Barbu match of the club made by the app, its first hands recorded; (public id, key, all 28 entries)."""
-    from scorekeeper import clubs, matches
+    from scorekeeper.club import service as clubs
     from scorekeeper.db import db
+    from scorekeeper.match import matches
 
     seats = rng.sample(sorted(roster), 4)
     names = [roster[seat] for seat in seats]
@@ -76,9 +77,9 @@ def post_hand(client, public_id: str, key: str, entry: dict) -> float:
 
 
 def measure(kind: str, matches: int, players: int, rounds: int) -> dict[str, float]:
-    from scorekeeper import matches as stored
     from scorekeeper.app import create_app
-    from scorekeeper.web import pages
+    from scorekeeper.match import matches as stored
+    from scorekeeper.web.match import pages
 
     rng = random.Random(16)
     with harness.instance(kind, "scorekeeper_bench_club"):

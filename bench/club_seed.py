@@ -2,7 +2,7 @@
 
 Every match is one of a few dozen matches played through the engine with seats named S0, S1, ...;
 a seeded match takes one of them with the names of its club players put in, and its club result
-row holds the engine's own digest (scorekeeper.club.digest), so the pages read what the app wrote.
+row holds the engine's own digest (scorekeeper.club.engine.digest), so the pages read what the app wrote.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from sqlalchemy import insert, select, text
 
 import seed
 from harness import ROOT  # noqa: F401  (puts the project on sys.path)
-from scorekeeper import clubs, matches
-from scorekeeper.club.digest import digest
+from scorekeeper.club import service as clubs
+from scorekeeper.club.engine.digest import digest
 from scorekeeper.db import db
 from scorekeeper.games import GAMES, barbu
 from scorekeeper.games.base import same_name
+from scorekeeper.match import matches
 from scorekeeper.models import ClubPlayer, ClubResult, Hand, HandChange, Match
 
 SEAT = re.compile(r'"S(\d+)"')

@@ -30,10 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import weasyprint  # noqa: E402
 
-from scorekeeper import matches, pdf  # noqa: E402
+from scorekeeper import pdf  # noqa: E402
 from scorekeeper.app import create_app  # noqa: E402
 from scorekeeper.games import barbu  # noqa: E402
-from scorekeeper.web import sheets  # noqa: E402
+from scorekeeper.match import matches
+from scorekeeper.web.sheets import views as sheets  # noqa: E402
 
 PLAYERS = ["Ann", "Bob", "Ёжик", "Козлов"]
 HEARTS = ["Ann", "Bob", "Cid", "Ёжик", "Eve", "Козлов"]

@@ -37,8 +37,8 @@ def cold_page_ms(app, public_ids: list[str], rounds: int) -> float:
     Each page is viewed once a round; its best time stands for it (on a shared machine other
     work only ever adds time), and the figure is the median over the pages.
     """
-    from scorekeeper import matches
-    from scorekeeper.web import pages
+    from scorekeeper.match import matches
+    from scorekeeper.web.match import pages
 
     client = app.test_client()
     best = {public_id: float("inf") for public_id in public_ids}

@@ -14,10 +14,10 @@ from typing import Any
 from sqlalchemy import JSON, Column, MetaData, Table, Text, insert, text
 
 from harness import ROOT  # noqa: F401  (puts the project on sys.path)
-from scorekeeper import matches
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.games import GAMES
+from scorekeeper.match import matches
 from scorekeeper.models import Hand, HandChange, Match
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dee"]

@@ -8,26 +8,12 @@ from flask import Flask
 
 from . import cli, config, i18n, logs
 from .db import db, migrate, prepare
-from .web import (
-    api,
-    archive,
-    club_admin,
-    club_api,
-    club_pages,
-    errors,
-    hands,
-    headers,
-    hosts,
-    installable,
-    openapi,
-    pages,
-    rate_limits,
-    rules,
-    session_cookie,
-    sheets,
-    slow_phones,
-    table,
-)
+from .web import errors, headers, hosts, installable, rate_limits, session_cookie, slow_phones
+from .web.api import clubs as club_api, matches as api, openapi
+from .web.club import admin as club_admin, pages as club_pages
+from .web.match import archive, hands, pages, table
+from .web.rules import views as rules
+from .web.sheets import views as sheets
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

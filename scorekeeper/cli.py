@@ -14,10 +14,10 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from werkzeug.datastructures import MultiDict
 
-from . import matches
 from .games import GAMES, InvalidHand
+from .match import matches
 from .pdf import render_pdf
-from .web import sheets  # the same template and context as the sheet's page
+from .web.sheets import views as sheets  # the same template and context as the sheet's page
 
 
 @click.command("sheet")

@@ -161,7 +161,7 @@ class Evening(db.Model):
 class ClubResult(db.Model):
     """What the club keeps of one of its matches, written with every write to it.
 
-    ``digest`` is the finished match's digest (scorekeeper.club.digest), None while it is being
+    ``digest`` is the finished match's digest (scorekeeper.club.engine.digest), None while it is being
     played; ``version`` is the match's version, so that the sum over a club changes with every write.
     """
 

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.club.digest import Played, digest
+from scorekeeper.club.engine.digest import Played, digest
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import InvalidHand
 from test_barbu_engine import random_cards, random_match as barbu_match

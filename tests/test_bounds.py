@@ -19,9 +19,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from conftest import PLAYERS, api_url, create_match, error_of, play, post_form, post_hand, read
-from scorekeeper.charts import running_totals_svg
 from scorekeeper.db import db
 from scorekeeper.models import Hand, HandChange, Match
+from scorekeeper.web.sheets.charts import running_totals_svg
 
 ANN, BOB, CID, DEE = PLAYERS
 SIX = [*PLAYERS, "Eve", "Fay"]

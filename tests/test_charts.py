@@ -5,7 +5,7 @@ from __future__ import annotations
 import doctest
 import re
 
-import scorekeeper.charts as charts
+import scorekeeper.web.sheets.charts as charts
 from conftest import bearer, create_match
 from scorekeeper.games import kozyol
 

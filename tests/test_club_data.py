@@ -15,10 +15,11 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import MetaData, insert, select
 
 from conftest import POSTGRES_URL
-from scorekeeper import club_results, clubs, matches
 from scorekeeper.app import create_app
+from scorekeeper.club import results as club_results, service as clubs
 from scorekeeper.db import db
 from scorekeeper.games import InvalidHand
+from scorekeeper.match import matches
 from scorekeeper.models import ClubResult, Match
 
 BEFORE_CLUBS = "eb52132606c2"
@@ -171,8 +172,8 @@ def test_merging_moves_the_results_of_one_person_entered_twice(app: Flask):
 def test_the_running_sums_equal_the_figures_made_from_scratch_after_any_writes(app: Flask):
     """Records, corrections, undos, rule changes, seasons and merges in a random order: after each,
     the kept standings and partnerships are those computed from every finished match again."""
-    from scorekeeper import club_figures
-    from scorekeeper.club import standings as engine
+    from scorekeeper.club import figures as club_figures
+    from scorekeeper.club.engine import standings as engine
 
     rng = random.Random(16)
     people, typos = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"], {"Ann": "Anne", "Bob": "Bobby"}
@@ -220,7 +221,7 @@ def test_the_running_sums_equal_the_figures_made_from_scratch_after_any_writes(a
         assert merged >= 2
 
 def test_a_new_player_costs_the_kept_season_one_row_and_a_merge_seats_it_again(app: Flask, monkeypatch):
-    from scorekeeper import club_figures
+    from scorekeeper.club import figures as club_figures
 
     seated: list[int] = []
     put = club_figures._Sums.put

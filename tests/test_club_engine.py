@@ -12,8 +12,8 @@ import random
 import pytest
 
 from club_matches import FOUR, SIX, random_match, replay_of, scripted_barbu_replay
-from scorekeeper.club.digest import Played, digest, in_order
-from scorekeeper.club.standings import Partnership, Standing, partnerships, standings
+from scorekeeper.club.engine.digest import Played, digest, in_order
+from scorekeeper.club.engine.standings import Partnership, Standing, partnerships, standings
 
 DAY = datetime.date(2026, 12, 5)
 

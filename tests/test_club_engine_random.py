@@ -11,11 +11,11 @@ from hypothesis import given, settings, strategies as st
 from openskill.models import PlackettLuce
 
 from club_matches import corrections, random_club
-from scorekeeper.club import ratings as rating_module
-from scorekeeper.club.digest import in_order
-from scorekeeper.club.ratings import ratings
-from scorekeeper.club.standings import RANKING, PairTally, Tally, partnerships, standings
-from scorekeeper.club.stats import head_to_head, player_stats
+from scorekeeper.club.engine import ratings as rating_module
+from scorekeeper.club.engine.digest import in_order
+from scorekeeper.club.engine.ratings import ratings
+from scorekeeper.club.engine.standings import RANKING, PairTally, Tally, partnerships, standings
+from scorekeeper.club.engine.stats import head_to_head, player_stats
 from test_club_engine import barbu_played, kozyol_played
 
 GAMES = ("barbu", "kozyol", "hearts")

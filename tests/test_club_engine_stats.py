@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.club.stats import head_to_head, player_stats
+from scorekeeper.club.engine.stats import head_to_head, player_stats
 from test_club_engine import barbu_played, hearts_played, kozyol_played
 
 

@@ -22,7 +22,7 @@ from flask_babel import format_decimal, get_locale
 from club_matches import random_match
 from conftest import bearer, csrf_token
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.web.club_pages import figure
+from scorekeeper.web.club.pages import figure
 from test_i18n import assert_translated, seen
 from test_pdf import info, pages, save, text
 
@@ -63,7 +63,7 @@ def add_players(client: FlaskClient, club: str, *names: str) -> None:
 
 
 def player_ids(app: Flask, club: str) -> dict[str, int]:
-    from scorekeeper import clubs
+    from scorekeeper.club import service as clubs
 
     with app.app_context():
         return {player.name: player.id for player in clubs.roster(clubs.find(club))}
@@ -96,7 +96,7 @@ def kozyol_series(client: FlaskClient, club: str, seats: list[str]) -> str:
 
 def barbu_match(app: Flask, client: FlaskClient, club: str, seed: int = 1) -> str:
     """A whole random Barbu match (28 hands) of the club's first four players, through the glue and the API."""
-    from scorekeeper import clubs
+    from scorekeeper.club import service as clubs
 
     replay, entries = random_match(random.Random(seed), "barbu")
     with app.app_context():

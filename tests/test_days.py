@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from conftest import bearer, error_of
-from scorekeeper import clubs
+from scorekeeper.club import service as clubs
 from scorekeeper.db import db
 from scorekeeper.games import InvalidHand
 from scorekeeper.models import Evening, Season

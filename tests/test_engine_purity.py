@@ -1,6 +1,6 @@
 """The rules engines and the club engine are pure: importing them loads no web or database module.
 
-Every module under scorekeeper/games/ and scorekeeper/club/ is found with pkgutil, so a new game
+Every module under scorekeeper/games/ and scorekeeper/club/engine/ is found with pkgutil, so a new game
 or club figure is covered the day its file appears. The club's ratings use one library, openskill.
 """
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES_DIR = ROOT / "scorekeeper" / "games"
-CLUB_DIR = ROOT / "scorekeeper" / "club"
+CLUB_DIR = ROOT / "scorekeeper" / "club" / "engine"
 WEB_PACKAGES = {
     "flask",
     "flask_babel",
@@ -37,8 +37,8 @@ def engine_modules() -> list[str]:
 
 
 def club_modules() -> list[str]:
-    """Dotted names of scorekeeper.club and every module inside it."""
-    return package_modules("scorekeeper.club", CLUB_DIR)
+    """Dotted names of scorekeeper.club.engine and every module inside it."""
+    return package_modules("scorekeeper.club.engine", CLUB_DIR)
 
 
 def run_python(code: str, *flags: str) -> str:
@@ -59,7 +59,7 @@ def test_every_engine_module_is_found():
 
 
 def test_every_club_module_is_found():
-    assert {"scorekeeper.club.digest", "scorekeeper.club.ratings"} <= set(club_modules())
+    assert {"scorekeeper.club.engine.digest", "scorekeeper.club.engine.ratings"} <= set(club_modules())
 
 
 def test_importing_the_engines_loads_no_web_module():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from scorekeeper.web.history_lines import lines, sources
+from scorekeeper.web.match.history_lines import lines, sources
 
 
 def test_a_correction_names_only_what_changed(app):

@@ -29,7 +29,7 @@ from conftest import bearer, create_match, post_form
 from scorekeeper.config import ROOT
 from scorekeeper.games import barbu
 from scorekeeper.i18n import LANGUAGES, compile_catalogs
-from scorekeeper.web.barbu_pages import counter_texts
+from scorekeeper.web.games.barbu import counter_texts
 
 TRANSLATED = ("fr", "ru")
 BRACES = re.compile(r"\{(\w*)\}")

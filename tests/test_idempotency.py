@@ -11,8 +11,8 @@ from sqlalchemy.exc import IntegrityError
 
 from conftest import PLAYERS, api_url, bearer, create_match, error_of, read
 from scorekeeper.db import db
+from scorekeeper.match.receipts import KEY_MAX
 from scorekeeper.models import Match, Receipt
-from scorekeeper.receipts import KEY_MAX
 from test_openapi import check_answer
 from test_serving import servers  # noqa: F401 - the two gunicorn servers on one database
 

@@ -20,10 +20,11 @@ import pytest
 from flask.testing import FlaskClient
 
 from conftest import bearer, create_match
-from scorekeeper import matches, pdf
+from scorekeeper import pdf
 from scorekeeper.db import db
 from scorekeeper.games import barbu
-from scorekeeper.web import sheet_lines
+from scorekeeper.match import matches
+from scorekeeper.web.sheets import lines as sheet_lines
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 

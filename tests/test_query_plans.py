@@ -15,8 +15,8 @@ from flask import Flask
 from sqlalchemy import event
 
 from conftest import PLAYERS, bearer, create_match
-from scorekeeper import matches
 from scorekeeper.db import db
+from scorekeeper.match import matches
 
 ANN, BOB, CID, DEE = PLAYERS
 HANDS = [

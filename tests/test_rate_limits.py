@@ -22,8 +22,8 @@ from flask.testing import FlaskClient
 from conftest import PLAYERS, api_url, bearer, create_match, csrf_token, error_of
 from scorekeeper.app import create_app
 from scorekeeper.db import db
+from scorekeeper.web.api.openapi import document
 from scorekeeper.web.hit_counts import FILE
-from scorekeeper.web.openapi import document
 from test_openapi import check_answer
 from test_serving import Server, free_port, two_servers
 

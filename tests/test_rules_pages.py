@@ -173,7 +173,7 @@ def test_every_limit_of_a_game_is_a_row_of_its_page(client):
 
 def test_a_new_limit_is_one_more_line_in_its_games_list(client, monkeypatch):
     """A limit the engine starts to enforce (here a made-up cap on hands) shows once added to LIMITS."""
-    from scorekeeper.web import rulebook
+    from scorekeeper.web.rules import rulebook
 
     capped = rulebook.limit("Hands in a match", rulebook.BETWEEN, low=1, high=barbu.HANDS * 2)
     monkeypatch.setitem(rulebook.LIMITS, "hearts", [*rulebook.LIMITS["hearts"], capped])

@@ -32,7 +32,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from conftest import PLAYERS, bearer
-from scorekeeper.web.openapi import document
+from scorekeeper.web.api.openapi import document
 
 SIX = [*PLAYERS, "Eve", "Fay"]
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,

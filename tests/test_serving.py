@@ -29,11 +29,11 @@ from flask import Flask
 from sqlalchemy import event
 
 from conftest import PLAYERS, POSTGRES_URL, bearer, create_match, reset_postgres
-from scorekeeper import matches
 from scorekeeper.app import create_app
 from scorekeeper.db import db
+from scorekeeper.match import matches
 from scorekeeper.models import Hand, Match
-from scorekeeper.web import pages
+from scorekeeper.web.match import pages
 
 ROOT = Path(__file__).resolve().parent.parent
 ANN, BOB, CID, DEE = PLAYERS

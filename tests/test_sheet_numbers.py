@@ -21,9 +21,9 @@ from flask_babel import force_locale, gettext
 from conftest import create_match
 from scorekeeper.games import barbu
 from scorekeeper.i18n import translate
-from scorekeeper.web import barbu_sheet, hearts_sheet, kozyol_sheet
-from scorekeeper.web.barbu_sheet import LEAD, PLAYER
-from scorekeeper.web.sheet_lines import width
+from scorekeeper.web.sheets import barbu as barbu_sheet, hearts as hearts_sheet, kozyol as kozyol_sheet
+from scorekeeper.web.sheets.barbu import LEAD, PLAYER
+from scorekeeper.web.sheets.lines import width
 from test_barbu_engine import random_match
 from test_pdf import post, save, sheet_pdf, text
 

@@ -25,7 +25,7 @@ from scorekeeper import pdf
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.render_slots import RenderSlots
-from scorekeeper.web.sheet_cache import SheetCache
+from scorekeeper.web.sheets.cache import SheetCache
 from test_pdf import barbu_entry, post, save, text
 from test_serving import Server, fresh_database
 

@@ -8,10 +8,10 @@ from flask import Flask, Response, abort, jsonify, make_response, render_templat
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from .. import matches
 from ..games import InvalidHand
 from ..games.base import N_
 from ..i18n import translate
+from ..match import matches
 from ..models import Match
 
 MESSAGES = {

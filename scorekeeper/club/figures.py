@@ -1,0 +1,202 @@
+"""A club's figures: standings, ratings and partnerships per game, player statistics, head to head.
+
+Computed by the pure engine (scorekeeper.club) from the digests of finished matches, and kept in
+this process per club stamp (club_results.stamp: the club's version and its matches' versions), so
+a page reads one small aggregate while nothing changed, and a correction anywhere is seen at once.
+"""
+
+from __future__ import annotations
+
+import operator
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from cachetools import LRUCache
+from sqlalchemy import select
+
+from ..db import db
+from ..games import GAMES
+from ..models import Club, ClubPlayer, ClubResult, Match, Season
+from .engine import ratings as club_ratings, standings as club_standings, stats as club_stats
+from .engine.digest import Played, frozen
+from .results import in_season, resolver, stamp
+
+FIGURES_CACHED = 64
+PLAYED_CACHED = 4  # a big club's digests weigh megabytes: keep only the few seasons being looked at
+_cache: LRUCache = LRUCache(maxsize=FIGURES_CACHED)
+_played: LRUCache = LRUCache(maxsize=PLAYED_CACHED)
+_digests: LRUCache = LRUCache(maxsize=PLAYED_CACHED)  # (club, season) -> _Sums
+BATCH = 500
+VERSION, SEATED = 2, 4  # in a row of _digests
+_lock = threading.Lock()
+_updating = threading.Lock()
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class GameView:
+    """One game's table for a season: standings, ratings beside them, Kozyol's partnerships."""
+
+    matches: int
+    standings: list[Any]
+    ratings: list[Any]
+    partnerships: list[Any] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ClubView:
+    """A club's season at a glance: per game played (in GAMES order), and every player's current name by id."""
+
+    games: dict[str, GameView]
+    names: dict[int, str]
+    matches: int
+
+
+def cached(club: Club, season: Season | None, what: tuple[Any, ...], compute: Callable[[], T],
+           kept: LRUCache = _cache) -> T:
+    """compute(), kept per club stamp, season and what: a write to the club or any of its matches misses."""
+    key = (stamp(club), None if season is None else season.id, what)
+    with _lock:
+        if key in kept:
+            return kept[key]
+    value = compute()
+    with _lock:
+        kept[key] = value
+    return value
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A season's finished matches at one club stamp, and the figures kept as running sums beside them."""
+
+    played: list[Played]  # in_order()
+    by_game: dict[str, list[Played]]  # in GAMES order, games never played left out
+    standings: dict[str, list[club_standings.Standing]]  # ranked with the club's minimum at that stamp
+    partnerships: list[club_standings.Partnership]
+
+
+class _Sums:
+    """What is kept of a season between writes: its rows, seated by `now` (merged entry -> who they are now),
+    and the tallies of their digests.
+
+    rows: match row id -> (day, public id, version, digest as stored, Played seated by now); a row
+    starts with in_order()'s key, so sorting the rows sorts the matches.
+    """
+
+    def __init__(self, now: dict[int, int]) -> None:
+        self.now = now
+        self.rows: dict[int, tuple[Any, str, int, dict[str, Any], Played]] = {}
+        self.tallies = {slug: club_standings.Tally(slug) for slug in GAMES}
+        self.pairs = club_standings.PairTally()
+
+    def put(self, match: int, day: Any, public_id: str, version: int, made: dict[str, Any]) -> None:
+        made = frozen(made)  # kept for many requests: out of the garbage collector's way
+        seats = tuple(self.now.get(seat, seat) for seat in made["seats"])
+        one = Played(public_id, day, {**made, "seats": seats})
+        self.rows[match] = (day, public_id, version, made, one)
+        self.count(one, 1)
+
+    def drop(self, match: int) -> None:
+        self.count(self.rows.pop(match)[SEATED], -1)
+
+    def count(self, one: Played, times: int) -> None:
+        self.tallies[one.digest["game"]].add(one.digest, times)
+        self.pairs.add(one.digest, times)
+
+
+def finished(club: Club, season: Season | None) -> Finished:
+    """The season's finished matches and their standings, kept per club stamp for the figures computed from them.
+
+    After a write only the digests whose match version moved are read again (one indexed read of
+    ids and versions, then those rows), and the running sums take the old digest away and add the
+    new one (engine.standings.Tally): a new result in a big club costs its own row, not all of them.
+    After a merge every match is seated again and the sums start over.
+    """
+    def compute() -> Finished:
+        # Public ids, as row ids are reused by other databases; the zone, as a new one moves the days.
+        where = (club.public_id, None if season is None else season.id, club.time_zone)
+        with _updating:  # the sums change in place: one update at a time, and none half done if one fails
+            with _lock:
+                sums = _digests.pop(where, None)
+            results = ClubResult.__table__.c  # plain columns: ten thousand rows skip the ORM's row handling
+            versions = dict(db.session.execute(in_season(
+                select(results.match_id, results.version)
+                .where(results.club_id == club.id, results.digest.is_not(None)), season)).all())
+            # Who each merged entry is now: a player added since changes no seating, a merge does.
+            now = {player: kept for player, kept in resolver(club).items() if player != kept}
+            if sums is None or sums.now != now:
+                before, sums = (sums.rows if sums is not None else {}), _Sums(now)
+                for match, (day, public_id, version, made, _one) in before.items():
+                    sums.put(match, day, public_id, version, made)
+            for match in [match for match, row in sums.rows.items() if versions.get(match) != row[VERSION]]:
+                sums.drop(match)
+            changed = [match for match in versions if match not in sums.rows]
+            query = select(ClubResult.match_id, ClubResult.version, Match.public_id, ClubResult.day,
+                           ClubResult.digest).join(Match, Match.id == ClubResult.match_id) \
+                .where(ClubResult.digest.is_not(None))
+            if len(changed) > len(versions) // 2:  # the first read, or most changed: all of the season at once
+                batches = [in_season(query.where(ClubResult.club_id == club.id), season)]
+            else:
+                batches = [query.where(ClubResult.match_id.in_(changed[at:at + BATCH]))
+                           for at in range(0, len(changed), BATCH)]
+            for batch in batches:
+                for match, version, public_id, day, made in db.session.execute(batch):
+                    if match in versions and match not in sums.rows:
+                        sums.put(match, day, public_id, version, made)
+            # Kept in the figures' order, so that the next sort is one pass over a run already sorted.
+            sums.rows = dict(sorted(sums.rows.items(), key=operator.itemgetter(1)))
+            played = [row[SEATED] for row in sums.rows.values()]
+            games: dict[str, list[Played]] = {slug: [] for slug in GAMES}
+            for one in played:
+                games[one.digest["game"]].append(one)
+            result = Finished(
+                played, {slug: these for slug, these in games.items() if these},
+                {slug: tally.standings(club.min_matches) for slug, tally in sums.tallies.items() if tally.matches},
+                sums.pairs.partnerships())
+            with _lock:
+                _digests[where] = sums
+        return result
+    return cached(club, season, ("played",), compute, _played)
+
+
+def names(club: Club) -> dict[int, str]:
+    """Club player id -> name, for every player ever on the roster (a merged one under the name kept)."""
+    now = resolver(club)
+    rows = dict(db.session.execute(select(ClubPlayer.id, ClubPlayer.name).where(ClubPlayer.club_id == club.id))
+                .all())
+    return {player: rows.get(now[player], name) for player, name in rows.items()}
+
+
+def view(club: Club, season: Season | None) -> ClubView:
+    """Standings and partnerships per game for the season (None: all time), cached.
+
+    Ratings beside them come from every finished match of the club: a rating is a player's strength
+    now, from all their history, and does not start again with a season.
+    """
+    def compute() -> ClubView:
+        games = {}
+        these = finished(club, season)
+        every = finished(club, None).by_game if season is not None else these.by_game
+        for slug, matches in these.by_game.items():
+            games[slug] = GameView(
+                matches=len(matches), standings=these.standings[slug],
+                ratings=club_ratings.ratings(slug, every.get(slug, matches)),  # a write between the two reads
+                partnerships=these.partnerships if slug == "kozyol" else [])
+        return ClubView(games, names(club), sum(game.matches for game in games.values()))
+    return cached(club, season, ("view",), compute)
+
+
+def player_view(club: Club, player_id: int, season: Season | None) -> dict[str, dict[str, Any]]:
+    """The player's statistics per game they played in the season (None: all time), cached."""
+    def compute() -> dict[str, dict[str, Any]]:
+        return {slug: club_stats.player_stats(slug, these, player_id)
+                for slug, these in finished(club, season).by_game.items()
+                if any(player_id in one.digest["seats"] for one in these)}
+    return cached(club, season, ("player", player_id), compute)
+
+
+def head_to_head(club: Club, a: int, b: int, season: Season | None = None) -> dict[str, dict[str, int]]:
+    """How two players fared when both sat at a match, per game, in the season (None: all time), cached."""
+    return cached(club, season, ("h2h", a, b), lambda: club_stats.head_to_head(finished(club, season).played, a, b))

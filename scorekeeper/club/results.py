@@ -1,0 +1,146 @@
+"""What a club keeps of each of its matches: one row per match, written in the same transaction as every write.
+
+The row holds the digest of the finished match (None while it is played) and the match's version,
+so that standings, statistics and ratings read digests instead of replaying hands, and a cached
+figure knows when any match of its club changed: every write takes the club's next write number.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone, tzinfo
+from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from sqlalchemy import func, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from ..db import db
+from ..games.base import Replay
+from ..models import Club, ClubPlayer, ClubResult, Match, Season
+from .engine.digest import Played, digest
+
+UPSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
+
+
+def day_of(moment: datetime, zone: str | None = None) -> date:
+    """The day of a stored time in a time zone, UTC without one (SQLite hands it back without its zone,
+    meaning UTC; PostgreSQL with it).
+
+    >>> day_of(datetime(2026, 12, 5, 23, 30)), day_of(datetime(2026, 12, 5, 23, 30, tzinfo=timezone.utc))
+    (datetime.date(2026, 12, 5), datetime.date(2026, 12, 5))
+    >>> day_of(datetime(2026, 12, 6, 1, 30), "America/Montreal"), day_of(datetime(2026, 12, 5, 22, 30), "Europe/Moscow")
+    (datetime.date(2026, 12, 5), datetime.date(2026, 12, 6))
+    """
+    moment = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(zone_info(zone)).date()
+
+
+def zone_info(zone: str | None) -> tzinfo:
+    """The time zone of this name; UTC for none, or for a name this host cannot load (never an error).
+
+    >>> zone_info(None), zone_info("Nowhere/At_All"), zone_info("Europe/Paris")
+    (datetime.timezone.utc, datetime.timezone.utc, zoneinfo.ZoneInfo(key='Europe/Paris'))
+    """
+    try:
+        return ZoneInfo(zone) if zone else timezone.utc
+    except (ZoneInfoNotFoundError, ValueError):
+        return timezone.utc
+
+
+def zone_of(club_id: int | None, lock: bool = False) -> str | None:
+    """The time zone of a club (None: UTC, or no club).
+
+    lock: hold the club row shared until the commit (PostgreSQL), so that a zone change waits for a
+    match being made, or the match for the change: a new match never keeps the day of a zone just left.
+    """
+    if club_id is None:
+        return None
+    query = select(Club.time_zone).where(Club.id == club_id)
+    return db.session.scalar(query.with_for_update(read=True) if lock else query)
+
+
+def keep(match: Match, played: Replay, first: bool = False) -> None:
+    """Write the club match's row (digest when finished, else None) with its version: one indexed upsert.
+
+    The row also takes the club's next write number (``changed``: one more than the club's highest,
+    read through the (club_id, changed) index in the same statement), so the club's stamp is one
+    index lookup. Call after the match's write is flushed (its version raised), before the commit.
+    A casual match writes nothing. The first write (the match's creation, first=True) also sets the row's
+    day, the start's day in the club's time zone; later writes leave it as it is.
+    """
+    if match.club_id is None:
+        return
+    latest = (select(func.coalesce(func.max(ClubResult.changed), 0) + 1)
+              .where(ClubResult.club_id == match.club_id).scalar_subquery())
+    day = day_of(match.created_at, zone_of(match.club_id, lock=True) if first else None)
+    row: dict[str, Any] = {"match_id": match.id, "club_id": match.club_id, "game": match.game,
+                           "day": day, "version": match.version, "changed": latest,
+                           "digest": digest(match.game, list(match.seat_ids or []), played)}
+    upsert = UPSERTS[db.session.get_bind().dialect.name](ClubResult.__table__).values(**row)
+    db.session.execute(upsert.on_conflict_do_update(
+        index_elements=["match_id"], set_={"version": upsert.excluded.version, "digest": upsert.excluded.digest,
+                                           "changed": upsert.excluded.changed}))
+
+
+class Stamp(NamedTuple):
+    """Everything a club's figures depend on: its own version, and the last write to one of its matches."""
+
+    club: str  # its public id: unique across databases, where row ids are not (tests, restored copies)
+    version: int
+    changed: int
+    at_changed: int
+
+
+def last_write(club_id: Any) -> tuple[Any, Any]:
+    """The club's highest write number and how many of its rows hold it, as two scalar subqueries."""
+    highest = select(func.max(ClubResult.changed)).where(ClubResult.club_id == club_id) \
+        .correlate_except(ClubResult).scalar_subquery()  # its own club_results, never the count's
+    return (func.coalesce(highest, 0),
+            select(func.count()).where(ClubResult.club_id == club_id, ClubResult.changed == highest).scalar_subquery())
+
+
+def stamp(club: Club) -> Stamp:
+    """The club's stamp now: any write to the club or one of its matches changes it.
+
+    Two index lookups whatever the club's size: its highest write number, and how many rows hold it.
+    Two writes that commit at once on PostgreSQL can both take the same number; the second still
+    changes the count of rows that hold it.
+    """
+    changed, count = db.session.execute(select(*last_write(club.id))).one()
+    return Stamp(club.public_id, club.version, int(changed), int(count))
+
+
+def resolver(club: Club) -> dict[int, int]:
+    """Club player id -> the id of who that player is now (a merged player stands for the one kept)."""
+    merged = dict(db.session.execute(select(ClubPlayer.id, ClubPlayer.merged_into).where(ClubPlayer.club_id == club.id)
+                                     ).all())
+    out = {}
+    for player in merged:
+        now, seen = player, {player}
+        while merged.get(now) is not None and merged[now] not in seen:
+            now = merged[now]
+            seen.add(now)
+        out[player] = now
+    return out
+
+
+def in_season(query: Any, season: Season | None) -> Any:
+    """The query limited to the season's days (all time without one)."""
+    if season is None:
+        return query
+    return query.where(ClubResult.day >= season.starts, ClubResult.day <= season.ends)
+
+
+def played(club: Club, season: Season | None, game: str | None = None) -> list[Played]:
+    """The club's finished matches of the season (and game), merged players counted as the one kept."""
+    query = in_season(select(Match.public_id, ClubResult.day, ClubResult.digest)
+                      .join(Match, Match.id == ClubResult.match_id)
+                      .where(ClubResult.club_id == club.id, ClubResult.digest.is_not(None)), season)
+    if game is not None:
+        query = query.where(ClubResult.game == game)
+    now = resolver(club)
+    out = []
+    for public_id, day, kept in db.session.execute(query):
+        seats = [now.get(seat, seat) for seat in kept["seats"]]
+        out.append(Played(public_id, day, {**kept, "seats": seats}))
+    return out

@@ -1,0 +1,350 @@
+"""Glue between stored clubs and their matches: make, find, the roster, house rules, seasons, club matches.
+
+A club is reached like a match: an unguessable public id (the club link, for members) and an
+admin key (hashed at rest, rotatable) for roster, rules and seasons. Figures (standings,
+statistics, ratings) are read through club_figures, re-exported here.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+import secrets
+import time
+from datetime import date
+from typing import Any, NamedTuple
+
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..db import db
+from ..games import GAMES, InvalidHand
+from ..games.base import N_, parse_players, refuse, same_name, typeable
+from ..match import matches
+from ..models import Club, ClubPlayer, ClubResult, Evening, Match, Season
+from . import results as club_results
+from .figures import ClubView, GameView, head_to_head, player_view, view
+from .results import in_season, played
+from .roster import add_player, merge_players, rename_player, roster, row_id
+
+__all__ = ["ClubView", "GameView", "add_player", "add_season", "create", "evenings", "find", "head_to_head",
+           "key_matches", "merge_players", "must_find", "name_evening", "played", "player_view", "rename_player",
+           "rotate_key", "roster", "season_of", "seasons", "set_rules", "start_match", "view"]
+
+CLUB_NAME_MAX = 60
+MIN_MATCHES = (1, 1000)  # the fewest matches to be ranked a club may ask for, and the most
+SEAT_OPTIONS = frozenset({"first_declarer", "first_dealer"})  # name a seat: chosen per match, never a house rule
+ATTEMPTS = 5
+
+
+def title(raw: Any, field: str, limit: int = CLUB_NAME_MAX) -> str:
+    """A club, season or evening name: trimmed, 1 to limit characters, nothing invisible."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise refuse(field, N_("Give it a name."))
+    name = raw.strip()
+    if len(name) > limit:
+        raise refuse(field, N_("A name can have at most {limit} characters."), limit=limit)
+    if not all(typeable(char) for char in name):
+        raise refuse(field, N_("Names cannot contain control characters."))
+    return name
+
+
+def house_rules_of(raw: Any) -> dict[str, dict[str, Any]]:
+    """Check house rules ({game: options}) with each game's own check, defaults filled in; seats are never house rules."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise refuse("house_rules", N_("Give the house rules as an object, one entry per game."))
+    rules: dict[str, dict[str, Any]] = {}
+    for slug, options in raw.items():
+        game = GAMES.get(slug) if isinstance(slug, str) else None
+        if game is None:
+            raise refuse("house_rules", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
+        if not isinstance(options, dict):
+            raise refuse(f"house_rules.{slug}", N_("Options must be an object."))
+        if SEAT_OPTIONS & set(options):
+            raise refuse(f"house_rules.{slug}", N_("House rules cannot name a seat; choose it when a match starts."))
+        seats = [str(seat) for seat in range(1, game.min_players + 1)]
+        try:
+            parsed = game.parse_options(seats, options, None)
+        except InvalidHand as err:
+            raise InvalidHand([(f"house_rules.{slug}.{name}", reason) for name, reason in err.errors]) from err
+        rules[slug] = {name: value for name, value in parsed.items() if name not in SEAT_OPTIONS}
+    return rules
+
+
+def create(name: Any, house_rules: Any = None) -> tuple[Club, str]:
+    """Validate and store a new club; return it with its admin key (kept only as a hash)."""
+    club_name, rules = title(name, "name"), house_rules_of(house_rules)
+    key = secrets.token_urlsafe(24)
+    club = Club(public_id=matches.new_public_id(), name=club_name, admin_key_hash=matches.hash_key(key),
+                house_rules=rules, min_matches=3, version=1)
+    db.session.add(club)
+    db.session.commit()
+    return club, key
+
+
+def find(public_id: Any) -> Club | None:
+    """The club with this public id, or None (ids are URL-safe tokens; anything else is unknown)."""
+    if not isinstance(public_id, str) or not matches.PUBLIC_ID.fullmatch(public_id):
+        return None
+    return db.session.scalar(select(Club).where(Club.public_id == public_id))
+
+
+class Peek(NamedTuple):
+    """What a kept club page needs of its club, read in one round trip without loading the club."""
+
+    stamp: club_results.Stamp
+    admin_key_hash: str
+
+    @property
+    def public_id(self) -> str:  # with admin_key_hash, what club_phone.is_admin reads of a club
+        return self.stamp.club
+
+
+_CLUBS = Club.__table__.c
+_PEEK = select(_CLUBS.version, _CLUBS.admin_key_hash, *club_results.last_write(_CLUBS.id)).where(
+    _CLUBS.public_id == bindparam("public_id"))  # built once: only the id changes
+
+
+def peek(public_id: str) -> Peek | None:
+    """The club's stamp and admin key hash (None for no such club): one statement, the same stamp as stamp()."""
+    if not matches.PUBLIC_ID.fullmatch(public_id):  # ids are URL-safe tokens; anything else is unknown
+        return None
+    row = db.session.execute(_PEEK, {"public_id": public_id}).first()
+    if row is None:
+        return None
+    version, admin_key_hash, changed, count = row
+    return Peek(club_results.Stamp(public_id, int(version), int(changed), int(count)), admin_key_hash)
+
+
+def must_find(public_id: Any) -> Club:
+    """The club with this public id, or matches.NotFound."""
+    club = find(public_id)
+    if club is None:
+        raise matches.NotFound()
+    return club
+
+
+def key_matches(club: Club, key: str | None) -> bool:
+    """Compare an admin key with the club's stored hash in constant time."""
+    return matches.key_matches(_Hashed(club.admin_key_hash), key)
+
+
+class _Hashed:
+    """What matches.key_matches reads: the stored hash, here a club's admin key hash."""
+
+    def __init__(self, edit_key_hash: str):
+        self.edit_key_hash = edit_key_hash
+
+
+def rotate_key(public_id: str) -> str:
+    """Give the club a new admin key; every older admin link stops working."""
+    club = must_find(public_id)
+    key = secrets.token_urlsafe(24)
+    club.admin_key_hash = matches.hash_key(key)
+    db.session.commit()
+    return key
+
+
+def bump(club: Club) -> None:
+    """Raise the club's version (in the database, so two admins never lose a bump): cached figures go stale."""
+    db.session.execute(update(Club).where(Club.id == club.id).values(version=Club.version + 1))
+    db.session.commit()
+    db.session.refresh(club)
+
+
+KEEP = object()  # set_rules: leave the time zone as it is
+
+
+def set_rules(club: Club, min_matches: Any, house_rules: Any, time_zone: Any = KEEP) -> None:
+    """Set the fewest matches to be ranked, the house rules (each game's options, checked by the game)
+    and, when given, the time zone; all checked before anything changes, saved in one commit."""
+    low, high = MIN_MATCHES
+    if isinstance(min_matches, bool) or not isinstance(min_matches, int) or not low <= min_matches <= high:
+        raise refuse("min_matches", N_("Enter a number from {low} to {high}."), low=low, high=high)
+    rules = house_rules_of(house_rules)
+    zone = club.time_zone if time_zone is KEEP else zone_name(time_zone)
+    club.house_rules, club.min_matches = rules, min_matches
+    _move_to(club, zone)
+    bump(club)
+
+
+def _zone_names() -> frozenset[str]:
+    """The IANA zones a club may pick: regions and cities ("Europe/Paris"), from the tzdata package, so the
+    same on every host; not the host's own aliases ("localtime", "Factory") nor the old short names ("EST")."""
+    listed = importlib.resources.files("tzdata").joinpath("zones").read_text(encoding="utf-8").split()
+    return frozenset(name for name in listed if "/" in name)
+
+
+TIME_ZONES = _zone_names()
+
+
+def zone_name(raw: Any, field: str = "time_zone") -> str | None:
+    """An IANA time zone name ("Europe/Paris"); None for UTC (empty, null or "UTC")."""
+    if raw is None or raw in ("", "UTC"):
+        return None
+    if isinstance(raw, str) and raw in TIME_ZONES:
+        return raw
+    raise refuse(field, N_("Choose a time zone by its name, such as Europe/Paris or America/Montreal."))
+
+
+def set_time_zone(club: Club, raw: Any) -> None:
+    """Set where the club plays: every match of the club moves to the evening of its start's day there."""
+    zone = zone_name(raw)
+    if zone != club.time_zone:
+        _move_to(club, zone)
+        bump(club)
+
+
+def _move_to(club: Club, zone: str | None) -> None:
+    """Give every match of the club its day in this zone, and a named evening to the day its matches
+    moved to (when they all moved to one day that had no name). Not committed: the caller bumps the club."""
+    if zone == club.time_zone:
+        return
+    club.time_zone = zone
+    rows = db.session.execute(select(ClubResult.match_id, ClubResult.day, Match.created_at)
+                              .join(Match, Match.id == ClubResult.match_id)
+                              .where(ClubResult.club_id == club.id)).all()
+    days = {match: club_results.day_of(at, zone) for match, _day, at in rows}
+    moved: dict[date, set[date]] = {}
+    for match, day, _at in rows:
+        moved.setdefault(day, set()).add(days[match])
+    if days:  # by primary key, in one statement per batch of rows
+        db.session.execute(update(ClubResult), [{"match_id": match, "day": day} for match, day in days.items()])
+    named = list(db.session.scalars(select(Evening).where(Evening.club_id == club.id)))
+    taken = {evening.day for evening in named}  # a day named before stays its own name's, so no two collide
+    for evening in named:
+        to = moved.get(evening.day, set())
+        if len(to) == 1 and (day := next(iter(to))) not in taken:
+            taken.add(day)
+            evening.day = day
+
+
+DAY = re.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}")  # what date.fromisoformat takes besides: 2026-W01-1, 20260101
+
+
+def as_day(raw: Any, field: str) -> date:
+    """A day given as a date or as YYYY-MM-DD text, exactly: never a week day, an ordinal day or other digits."""
+    if isinstance(raw, date):
+        return raw
+    if isinstance(raw, str) and DAY.fullmatch(raw):
+        try:
+            return date.fromisoformat(raw)
+        except ValueError:  # 2026-02-30
+            pass
+    raise refuse(field, N_("Give a day as year-month-day, such as 2026-12-05."))
+
+
+def add_season(club: Club, name: Any, starts: Any, ends: Any) -> Season:
+    """Add a season: a named range of days, both included."""
+    season = Season(club_id=club.id, name=title(name, "name"), starts=as_day(starts, "starts"), ends=as_day(ends, "ends"))
+    if season.ends < season.starts:
+        raise refuse("ends", N_("A season ends on or after the day it starts."))
+    db.session.add(season)
+    bump(club)
+    return season
+
+
+def seasons(club: Club) -> list[Season]:
+    """The club's seasons, the latest first."""
+    return list(db.session.scalars(select(Season).where(Season.club_id == club.id)
+                                   .order_by(Season.starts.desc(), Season.id.desc())))
+
+
+def season_of(club: Club, season_id: Any) -> Season | None:
+    """The club's season with this id (given as a number or its text), None for all time; NotFound otherwise."""
+    if season_id in (None, "", "all"):
+        return None
+    known = row_id(season_id)
+    season = db.session.get(Season, known) if known is not None else None
+    if season is None or season.club_id != club.id:
+        raise matches.NotFound()
+    return season
+
+
+def name_evening(club: Club, day: Any, name: Any) -> None:
+    """Name the evening of a day ("Friday 5 Dec"); an empty name takes the name away."""
+    when = as_day(day, "day")
+    evening = db.session.scalar(select(Evening).where(Evening.club_id == club.id, Evening.day == when))
+    if name in (None, "") or (isinstance(name, str) and not name.strip()):
+        if evening is not None:
+            db.session.delete(evening)
+    elif evening is None:
+        db.session.add(Evening(club_id=club.id, day=when, name=title(name, "name")))
+    else:
+        evening.name = title(name, "name")
+    bump(club)
+
+
+EVENINGS_LISTED, EVENINGS_MOST = 20, 100  # evenings per API answer: unless asked, and at most
+
+
+def evenings(club: Club, season: Season | None = None, limit: int | None = None, before: date | None = None
+             ) -> list[tuple[date, str | None, list[Match]]]:
+    """The club's evenings, the latest first (at most limit, only those before a day when given): the day,
+    its name if given, its matches in order.
+
+    An evening is the matches started on one day in the club's time zone, finished or not.
+    """
+    days = in_season(select(ClubResult.day).where(ClubResult.club_id == club.id), season).distinct()
+    if before is not None:
+        days = days.where(ClubResult.day < before)
+    days = list(db.session.scalars(days.order_by(ClubResult.day.desc()).limit(limit)))
+    if not days:
+        return []
+    rows = db.session.execute(select(Match, ClubResult.day).join(ClubResult, ClubResult.match_id == Match.id)
+                              .where(ClubResult.club_id == club.id, ClubResult.day >= days[-1],
+                                     ClubResult.day <= days[0]).order_by(Match.id))
+    named = dict(db.session.execute(select(Evening.day, Evening.name).where(Evening.club_id == club.id,
+                                                                            Evening.day.in_(days))).all())
+    played_on: dict[date, list[Match]] = {day: [] for day in days}
+    for match, day in rows:
+        played_on[day].append(match)
+    return [(day, named.get(day), played_on[day]) for day in days]
+
+
+def finished_among(club: Club, played: list[Match]) -> set[int]:
+    """The row ids of those of the club's matches that are finished (their result holds a digest)."""
+    ids = [match.id for match in played]
+    return set(db.session.scalars(select(ClubResult.match_id).where(
+        ClubResult.club_id == club.id, ClubResult.match_id.in_(ids), ClubResult.digest.is_not(None)))) if ids else set()
+
+
+def start_match(club: Club, game: Any, names: Any, options: Any = None, language: Any = None) -> tuple[Match, str]:
+    """Start a club match: seats from the roster by name (new names join it), options over the house rules.
+
+    Returns (Match, edit key), as matches.create does.
+    """
+    slug = game if isinstance(game, str) and game in GAMES else None
+    if slug is None:
+        raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
+    typed = parse_players(names, GAMES[slug].min_players, GAMES[slug].max_players)
+    if options is not None and not isinstance(options, dict):
+        raise refuse("options", N_("Options must be an object."))
+    chosen = {**club.house_rules.get(slug, {}), **(options or {})}
+    for attempt in range(ATTEMPTS):
+        try:
+            seats = [_seat(club, name) for name in typed]
+            return matches.create(slug, [seat.name for seat in seats], chosen, language=language,
+                                  club_id=club.id, seat_ids=[seat.id for seat in seats])
+        except IntegrityError:  # another phone added one of these names at the same moment: take theirs
+            db.session.rollback()
+            if attempt == ATTEMPTS - 1:
+                raise matches.Conflict(N_("Someone else changed this club at the same moment; look again and retry.")) from None
+            time.sleep(0.01 * (attempt + 1))
+        except InvalidHand:
+            db.session.rollback()
+            raise
+    raise AssertionError("unreachable")
+
+
+def _seat(club: Club, name: str) -> ClubPlayer:
+    """The live roster player of this name, or a new one added to the roster (flushed, not committed)."""
+    player = db.session.scalar(select(ClubPlayer).where(ClubPlayer.club_id == club.id,
+                                                        ClubPlayer.folded == same_name(name)))
+    if player is None:
+        player = ClubPlayer(club_id=club.id, name=name, folded=same_name(name))
+        db.session.add(player)
+        db.session.flush()
+    return player

@@ -1,0 +1,44 @@
+"""A match as a JSON document the players keep, and back again."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..games.base import N_, refuse
+from ..models import Match, utcnow
+from . import matches
+
+FORMAT = "scorekeeper-match"
+FORMAT_VERSION = 1
+
+
+def export(match: Match) -> dict[str, Any]:
+    """Everything needed to rebuild the match: game, players, options, sheet language, entries as entered."""
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "exported_at": utcnow().isoformat(timespec="seconds"),
+        "game": match.game,
+        "players": match.players,
+        "options": match.options,
+        "language": match.language,
+        "hands": [hand.entry for hand in match.hands],
+    }
+
+
+def restore(document: Any, source: str = "import") -> tuple[Match, str]:
+    """Create a new match from an exported document, checking every hand; return it and its edit key."""
+    if not isinstance(document, Mapping) or document.get("format") != FORMAT:
+        raise refuse("format", N_("This is not a match exported from Scorekeeper."))
+    if document.get("format_version") != FORMAT_VERSION:
+        raise refuse("format_version", N_("This export comes from a newer version of Scorekeeper."))
+    entries = document.get("hands", [])
+    if not isinstance(entries, list):
+        raise refuse("hands", N_("The hands of the export are damaged."))
+    options = document.get("options", {})
+    if not isinstance(options, Mapping):
+        raise refuse("options", N_("Options must be an object."))
+    match, key = matches.create(document.get("game"), document.get("players"), options, entries, source,
+                                document.get("language"))
+    return match, key

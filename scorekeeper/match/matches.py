@@ -1,0 +1,401 @@
+"""Glue between stored matches and the engines: load, replay, record, correct, undo."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import re
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+from cachetools import LRUCache, cached
+from sqlalchemy import bindparam, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+
+from ..club import results as club_results
+from ..db import db
+from ..games import GAMES, InvalidHand, Reason
+from ..games.base import N_, Entry, Replay, parse_players, refuse
+from ..i18n import LANGUAGES
+from ..models import Hand, HandChange, Match, utcnow
+from . import receipts
+from .receipts import Pending
+
+WRITE_ATTEMPTS = 25
+
+
+class Conflict(Exception):
+    """A write that lost a race or does not fit the match as it now is (HTTP 409)."""
+
+    def __init__(self, text: str, **params: Any):
+        self.reason = Reason(text, params)
+        super().__init__(str(self.reason))
+
+
+class Damaged(Exception):
+    """A stored match the rules refuse (written around the app, or kept from looser rules): nothing to add up.
+
+    ``number`` is the first hand refused, or None when the match itself is (its game, players or options).
+    """
+
+    def __init__(self, match: Match, number: int | None, err: InvalidHand):
+        self.public_id, self.number = match.public_id, number
+        if number is None:
+            self.reason = Reason(N_("This match, as stored, breaks a rule: {reason}"), {"reason": err.reason})
+        else:
+            self.reason = Reason(N_("Hand {number} of this match, as stored, breaks a rule: {reason}"),
+                                 {"number": number, "reason": err.reason})
+        super().__init__(str(self.reason))
+
+
+class LaterHandRefused(InvalidHand):
+    """A hand of a replay the rules refuse, with its number and the engine's own reason."""
+
+    def __init__(self, number: int, err: InvalidHand):
+        self.number, self.original = number, err
+        reason = Reason(N_("Hand {number} would no longer be legal: {reason}"), {"number": number, "reason": err.reason})
+        super().__init__([(name, reason) for name, _ in err.errors[:1]])
+
+
+def new_public_id() -> str:
+    """An unguessable id for a link: 16 random bytes, URL-safe, never starting with "-".
+
+    An id that starts with "-" reads as an option on a command line (`flask sheet -Yx…`),
+    so such draws (one in 64) are drawn again, which costs the id less than 0.03 of its 128 bits.
+    """
+    while (public_id := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return public_id
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def key_matches(match: Match | Peek, key: str | None) -> bool:
+    """Compare an edit key with the stored hash in constant time."""
+    return bool(key) and hmac.compare_digest(hash_key(key), match.edit_key_hash)
+
+
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+# Built once: pages, polls and writes look a match up many times a second; only the id changes.
+_FIND = select(Match).where(Match.public_id == bindparam("public_id"))
+_PEEK = select(Match.__table__.c.version, Match.__table__.c.edit_key_hash).where(
+    Match.__table__.c.public_id == bindparam("public_id"))
+_ENTRIES = select(Hand.entry).where(Hand.match_id == bindparam("match_id")).order_by(Hand.number)
+
+
+class Peek(NamedTuple):
+    """What a poll or a write's key check needs of a match, read without loading it."""
+
+    version: int
+    edit_key_hash: str
+
+
+def find(public_id: str) -> Match | None:
+    """The match with this public id, or None (ids are URL-safe tokens; anything else is unknown)."""
+    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
+        return None
+    return db.session.scalar(_FIND, {"public_id": public_id})
+
+
+def peek(public_id: str) -> Peek | None:
+    """The match's version and key hash, or None for an unknown match.
+
+    The hottest read of the app (every phone polls every few seconds, every write checks its
+    key), so it skips the ORM and SQLAlchemy's statement machinery: one indexed read through a
+    pooled driver connection, with the SQL compiled once for the database in use. Profiled, this
+    halves the cost of a poll answered 304.
+    """
+    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
+        return None
+    sql, positional = _compiled_peek_sql(db.engine.dialect)
+    connection = db.engine.raw_connection()
+    # One read needs no transaction: on PostgreSQL that spares the BEGIN and ROLLBACK round trips
+    # (SQLite's driver opens none for a read anyway).
+    autocommit = db.engine.dialect.name == "postgresql"
+    try:
+        if autocommit:
+            connection.dbapi_connection.autocommit = True
+        cursor = connection.cursor()
+        cursor.execute(sql, (public_id,) if positional else {"public_id": public_id})
+        row = cursor.fetchone()
+        cursor.close()
+    finally:
+        if autocommit:
+            connection.dbapi_connection.autocommit = False
+        connection.close()  # back to the pool
+    return None if row is None else Peek(*row)
+
+
+def version_of(public_id: str) -> int | None:
+    """The match's version alone (all a poll answered 304 needs), or None for an unknown match."""
+    peeked = peek(public_id)
+    return None if peeked is None else peeked.version
+
+
+_PEEK_SQL: dict[tuple[str, str], tuple[str, bool]] = {}
+
+
+def _compiled_peek_sql(dialect: Any) -> tuple[str, bool]:
+    """The peek's SQL for this kind of database and driver, compiled on first use."""
+    kind = (dialect.name, dialect.paramstyle)
+    if kind not in _PEEK_SQL:
+        compiled = _PEEK.compile(dialect=dialect)
+        _PEEK_SQL[kind] = str(compiled), bool(compiled.positional)
+    return _PEEK_SQL[kind]
+
+
+def entries_of(match: Match) -> list[Entry]:
+    """The stored entries of the match, oldest first (the entry column alone, no Hand objects)."""
+    return list(db.session.scalars(_ENTRIES, {"match_id": match.id}))
+
+
+def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), source: str = "",
+           language: Any = None, club_id: int | None = None, seat_ids: list[int] | None = None) -> tuple[Match, str]:
+    """Validate and store a new match (with hands, when restoring); return it with its edit key.
+
+    ``language`` fixes the language its sheet is printed in (None: the reader's). A club match
+    (club_id, and the club player id of each seat) gets its club result row in the same commit.
+    """
+    game = GAMES.get(game_slug) if isinstance(game_slug, str) else None
+    if game is None:
+        raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
+    if language is not None and language not in LANGUAGES:
+        raise refuse("language", N_("Choose one of the languages: {languages}."), languages=", ".join(LANGUAGES))
+    names = parse_players(players, game.min_players, game.max_players)
+    parsed = game.parse_options(names, options, secrets.SystemRandom())
+    if len(entries) > game.max_hands:
+        raise refuse("hands", N_("A match of {game} has at most {limit} hands; this one has {count}."),
+                     game=Reason(game.title), limit=game.max_hands, count=len(entries))
+    played = game.new_replay(names, parsed)
+    for number, entry in enumerate(entries, 1):
+        try:
+            played.play(entry)
+        except InvalidHand as err:
+            raise InvalidHand([(f"hands.{number}", Reason(
+                N_("Hand {number} breaks a rule: {reason}"), {"number": number, "reason": err.reason}))]) from err
+    key = secrets.token_urlsafe(24)
+    match = Match(
+        public_id=new_public_id(),
+        game=game.slug,
+        players=names,
+        options=parsed,
+        edit_key_hash=hash_key(key),
+        language=language,
+        hands=[Hand(number=hand["number"], entry=hand["entry"]) for hand in played.hands],
+        club_id=club_id,
+        seat_ids=seat_ids,
+    )
+    db.session.add(match)
+    db.session.flush()
+    for hand in played.hands:
+        _log(match, hand["number"], "record", None, hand["entry"], source)
+    club_results.keep(match, played, first=True)
+    db.session.commit()
+    return match, key
+
+
+def replay(match: Match, entries: list[Entry] | None = None) -> Replay:
+    """Run the stored (or given) entries through the engine, oldest first.
+
+    A hand the rules refuse raises InvalidHand (a correction that breaks a later hand); stored
+    options the rules refuse raise Damaged.
+    """
+    try:
+        game = GAMES.get(match.game)
+        if game is None:
+            raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
+        played = game.new_replay(parse_players(match.players, game.min_players, game.max_players), match.options)
+    except InvalidHand as err:
+        raise Damaged(match, None, err) from err
+    for number, entry in enumerate(entries if entries is not None else entries_of(match), 1):
+        try:
+            played.play(entry)
+        except InvalidHand as err:
+            raise LaterHandRefused(number, err) from err
+    return played
+
+
+def stored_replay(match: Match, entries: list[Entry] | None = None) -> Replay:
+    """replay() of hands as stored: a hand the rules refuse there is damage (Damaged), not the player's entry."""
+    try:
+        return replay(match, entries)
+    except LaterHandRefused as err:
+        raise Damaged(match, err.number, err.original) from err
+
+
+REPLAYS_CACHED = 512
+
+
+@cached(LRUCache(maxsize=REPLAYS_CACHED), key=lambda match: (match.public_id, match.version), lock=threading.Lock())
+def cached_replay(match: Match) -> Replay:
+    """The replayed match for reading (pages, polls), kept per match version; never play into it.
+
+    Every write raises the version, so a kept replay is never served for a changed match.
+    """
+    return stored_replay(match)
+
+
+def _commit(match: Match, once: Pending | None = None, played: Replay | None = None, number: int = 0) -> None:
+    """Raise the match version and commit, or raise Conflict when another write got there first.
+
+    With a key (once), the write's receipt is committed with it; a club match's result row is too.
+    """
+    match.updated_at = utcnow()
+    try:
+        if played is not None and (once is not None or match.club_id is not None):
+            db.session.flush()  # the receipt and the club's row name the version this write makes
+            if once is not None:
+                receipts.keep(match, once, played, number)
+            club_results.keep(match, played)
+        db.session.commit()
+    except (IntegrityError, StaleDataError, OperationalError) as err:
+        db.session.rollback()
+        raise Conflict(N_("Someone else changed this match at the same moment; look again and retry.")) from err
+
+
+@contextmanager
+def _at_most_once(public_id: str, once: Pending | None) -> Iterator[None]:
+    """Make a keyed write at most once, answering a repeat as the first time (Replayed).
+
+    Each write looks for its key's receipt first. A write refused after that (the hand number
+    taken, the match changed, a lost race) may have lost to this very write, sent again to another
+    server while the answer was on its way: the receipt is looked for again before the refusal is.
+    """
+    try:
+        yield
+    except (Conflict, InvalidHand, NotFound):
+        if once is not None:
+            db.session.rollback()
+            match = find(public_id)
+            if match is not None:
+                receipts.check(match.id, once)
+        raise
+
+
+def _log(match: Match, number: int, action: str, before: Any, after: Any, source: str) -> None:
+    """Keep a line of the edit history: when, what before, what after, from where."""
+    db.session.add(HandChange(match_id=match.id, number=number, action=action, before=before, after=after,
+                              source=source[:40]))
+
+
+def record(public_id: str, entry: Any, number: Any = None, source: str = "",
+           once: Pending | None = None) -> tuple[Match, Replay]:
+    """Append a hand; with number, only if it is the next one. Retries lost races otherwise.
+
+    With once, a write already made under its key is not made again: Replayed carries its answer.
+    """
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+        raise refuse("number", N_("The hand number must be a whole number."))
+    with _at_most_once(public_id, once):
+        for attempt in range(WRITE_ATTEMPTS):
+            match = _must_find(public_id)
+            receipts.check(match.id, once)
+            entries = entries_of(match)
+            played = stored_replay(match, entries)
+            expected = len(entries) + 1
+            if number is not None and number != expected:
+                if 0 < number < expected:
+                    raise Conflict(N_("Hand {number} is already recorded."), number=number)
+                raise Conflict(N_("The next hand is hand {expected}."), expected=expected)
+            if played.finished:
+                raise Conflict(N_("This match is finished; no more hands can be recorded."))
+            if len(entries) >= played.max_hands:
+                raise Conflict(N_("This match has reached the limit of {limit} hands; no more can be recorded."),
+                               limit=played.max_hands)
+            hand = played.play(entry)
+            db.session.add(Hand(match_id=match.id, number=expected, entry=hand["entry"]))
+            _log(match, expected, "record", None, hand["entry"], source)
+            try:
+                _commit(match, once, played, expected)
+                return match, played
+            except Conflict:
+                if number is not None:
+                    raise Conflict(N_("Hand {number} is already recorded."), number=number) from None
+                if attempt == WRITE_ATTEMPTS - 1:
+                    raise
+                time.sleep(random.uniform(0, 0.01 * (attempt + 1)))  # let the other phone's write finish
+    raise AssertionError("unreachable")
+
+
+def correct(public_id: str, number: int, entry: Any, source: str = "",
+            once: Pending | None = None) -> tuple[Match, Replay]:
+    """Replace hand number's entry and replay everything after it."""
+    with _at_most_once(public_id, once):
+        match = _must_find(public_id)
+        receipts.check(match.id, once)
+        hand = _must_find_hand(match, number)
+        entries: list[Entry] = [h.entry for h in match.hands]
+        before = stored_replay(match, entries[: number - 1])
+        new_hand = before.play(entry)
+        entries[number - 1] = new_hand["entry"]
+        played = replay(match, entries)
+        _log(match, number, "correct", hand.entry, new_hand["entry"], source)
+        hand.entry = dict(new_hand["entry"])
+        _commit(match, once, played, number)
+        return match, played
+
+
+def undo(public_id: str, number: int, source: str = "", once: Pending | None = None) -> tuple[Match, Replay]:
+    """Remove the last hand (only the last one can be undone)."""
+    with _at_most_once(public_id, once):
+        match = _must_find(public_id)
+        receipts.check(match.id, once)
+        hand = _must_find_hand(match, number)
+        if number != len(match.hands):
+            raise Conflict(N_("Only the last hand can be undone; correct hand {number} instead."), number=number)
+        _log(match, number, "undo", hand.entry, None, source)
+        match.hands.remove(hand)
+        played = stored_replay(match, [h.entry for h in match.hands])
+        _commit(match, once, played, number)
+        return match, played
+
+
+def rotate_key(public_id: str) -> str:
+    """Give the match a new edit key; every older edit link stops working."""
+    match = _must_find(public_id)
+    key = secrets.token_urlsafe(24)
+    match.edit_key_hash = hash_key(key)
+    _commit(match)
+    return key
+
+
+def undone(match: Match) -> HandChange | None:
+    """The undo that removed the match's last hand, if it is the latest change: that hand can be put back."""
+    last = db.session.scalar(select(HandChange).where(HandChange.match_id == match.id)
+                             .order_by(HandChange.id.desc()).limit(1))
+    return last if last is not None and last.action == "undo" and last.number == len(match.hands) + 1 else None
+
+
+def history(match: Match) -> list[HandChange]:
+    """The match's edit history, newest first."""
+    return list(db.session.scalars(
+        select(HandChange).where(HandChange.match_id == match.id).order_by(HandChange.id.desc())
+    ))
+
+
+class NotFound(Exception):
+    """An unknown match or hand (HTTP 404)."""
+
+
+def _must_find(public_id: str) -> Match:
+    db.session.expire_all()
+    match = find(public_id)
+    if match is None:
+        raise NotFound()
+    return match
+
+
+def _must_find_hand(match: Match, number: Any) -> Hand:
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(match.hands):
+        raise NotFound()
+    return match.hands[number - 1]

@@ -1,0 +1,99 @@
+"""Writes made exactly once: a phone names each write with a key, and a repeat of it is answered again.
+
+A phone that loses the answer to a write (the Wi-Fi dropped, the server restarted) sends it again
+under the same key. The first time, the write and its receipt (the key, what the write was, the
+answer given) are committed together; any later time, on any server process, the receipt is
+found and its answer sent again, and nothing is written. The receipts table's unique
+(match, key) constraint and the match version keep two servers racing with one key from both
+writing. Only a write that was made leaves a receipt: a refused one (409, 422) can be sent again
+and is judged against the match as it then is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import zlib
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from sqlalchemy import select
+
+from ..db import db
+from ..games.base import N_, Replay, refuse
+from ..models import Match, Receipt
+
+KEY_MAX = 128
+KEY = re.compile(rf"[\x21-\x7e]{{1,{KEY_MAX}}}")  # visible ASCII: UUIDs, base64url tokens
+
+
+class Pending(NamedTuple):
+    """A write about to be made under a key: what it is, and the answer it will get."""
+
+    key: str
+    fingerprint: str
+    status: int
+    answer: Callable[[Match, Replay, int], bytes]  # (match, replay after the write, hand number) -> JSON body
+
+
+class Replayed(Exception):
+    """The write was made before under this key: send its answer again."""
+
+    def __init__(self, receipt: Receipt):
+        self.status = receipt.status
+        self.number = receipt.number
+        self.body = zlib.decompress(receipt.body)
+        super().__init__(f"replayed write of hand {receipt.number}")
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def parse_key(value: str | None, field: str) -> str | None:
+    """The key sent, None when none was; a malformed one is refused (422) under field.
+
+    >>> parse_key("0b5e9c1f-2d6a-4c71-9a43-5e0f1b2c3d4e", "Idempotency-Key")
+    '0b5e9c1f-2d6a-4c71-9a43-5e0f1b2c3d4e'
+    >>> parse_key(None, "Idempotency-Key") is None
+    True
+    """
+    if value is None:
+        return None
+    if not KEY.fullmatch(value):
+        raise refuse(field, N_("An idempotency key is 1 to {limit} visible characters, without spaces."),
+                     limit=KEY_MAX)
+    return value
+
+
+def fingerprint(method: str, target: str, content: Any) -> str:
+    """What a write is, in 64 hex digits: the same method, address and content give the same print.
+
+    >>> fingerprint("POST", "/x", {"a": 1, "b": [2]}) == fingerprint("POST", "/x", {"b": [2], "a": 1})
+    True
+    >>> fingerprint("POST", "/x", {"a": 1}) == fingerprint("PUT", "/x", {"a": 1})
+    False
+    """
+    canonical = json.dumps([method, target, content], sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def check(match_id: int, pending: Pending | None) -> None:
+    """Raise Replayed when this key already wrote to the match, a refusal when it wrote something else."""
+    if pending is None:
+        return
+    receipt = db.session.scalar(select(Receipt).where(Receipt.match_id == match_id, Receipt.key == pending.key))
+    if receipt is None:
+        return
+    if receipt.fingerprint != pending.fingerprint:
+        raise refuse("Idempotency-Key", N_("This idempotency key was already used for a different request."))
+    raise Replayed(receipt)
+
+
+def keep(match: Match, pending: Pending | None, played: Replay, number: int) -> None:
+    """Add the receipt of the write being committed (after a flush: the answer names the new version)."""
+    if pending is None:
+        return
+    body = pending.answer(match, played, number)
+    db.session.add(Receipt(match_id=match.id, key=pending.key, fingerprint=pending.fingerprint, number=number,
+                           status=pending.status, body=zlib.compress(body)))

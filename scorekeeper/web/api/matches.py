@@ -1,0 +1,224 @@
+"""The public JSON API, version 1 (described by the OpenAPI document at /api/v1/openapi.json)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timezone
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask.blueprints import BlueprintSetupState
+from werkzeug.exceptions import NotFound
+from werkzeug.routing import BaseConverter
+
+from ...games import InvalidHand
+from ...games.base import N_, Replay, refuse
+from ...i18n import translate
+from ...match import backup, matches, receipts
+from ...models import Match
+from ..errors import handle_http, json_error, match_or_404, reasons
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+SIBLING_WORDS = ("import",)  # /matches/import beside /matches/<match_id:public_id>
+
+
+class MatchId(BaseConverter):
+    """A match id in an address: never a word of the routes beside it, so Allow and 405 tell the truth."""
+
+    regex = "(?!(?:{})$)[^/]+".format("|".join(map(re.escape, SIBLING_WORDS)))
+
+
+@bp.record_once
+def add_converter(state: BlueprintSetupState) -> None:
+    state.app.url_map.converters["match_id"] = MatchId  # before the routes below are added
+
+
+def state(match: Match, played: Replay) -> dict[str, Any]:
+    """The match state as the API gives it."""
+    return {
+        "id": match.public_id,
+        "url": url_for("pages.match", public_id=match.public_id),
+        "game": match.game,
+        "players": match.players,
+        "options": match.options,
+        "language": match.language,  # extension: the language its sheet is printed in; null: the reader's
+        "hands": played.hands,
+        **played.summary(),
+        "version": match.version,
+    }
+
+
+def etag(match: Match) -> str:
+    return version_tag(match.public_id, match.version)
+
+
+def version_tag(public_id: str, version: int) -> str:
+    return f"{public_id}.{version}"
+
+
+def answer(match: Match, played: Replay, status: int = 200, **extra: Any) -> Response:
+    """The match state as JSON, tagged with its version so phones can poll cheaply."""
+    response = jsonify({**state(match, played), **extra})
+    response.status_code = status
+    response.set_etag(etag(match))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def body() -> dict[str, Any]:
+    """The request's JSON object: 415 unless sent as application/json, 400 unless it is a JSON object.
+
+    Only application/json: a page on another site can post text/plain, a form or multipart without
+    the browser asking first, never JSON, so no web page a player opens can write through the API.
+    """
+    if request.mimetype != "application/json":
+        abort(415)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # nested deeper than the decoder follows; silent=True only covers ValueError
+        data = None
+    if not isinstance(data, dict):
+        abort(400)
+    return data
+
+
+# Fields a body may leave out (each then has its default) but not send as null: their schemas have no null.
+NOT_NULL = {"options": N_("Options must be an object."), "number": N_("The hand number must be a whole number."),
+            "house_rules": N_("Give the house rules as an object, one entry per game.")}
+
+
+def fields_of(data: dict[str, Any], *names: str) -> dict[str, Any]:
+    """The body, once none of these fields of it is null (422 on the field otherwise)."""
+    for name in names:
+        if name in data and data[name] is None:
+            raise refuse(name, NOT_NULL[name])
+    return data
+
+
+def authorize(public_id: str) -> None:
+    """404 for an unknown match, 401 without a key, 403 with a wrong one."""
+    match = matches.peek(public_id)  # the key hash alone: the write itself loads the match
+    if match is None:
+        abort(404)
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not key.strip():
+        abort(401)
+    if not matches.key_matches(match, key.strip()):
+        abort(403)
+
+
+def once(status: int) -> receipts.Pending | None:
+    """The write's Idempotency-Key, if sent: what the write is and the answer it gets, kept with it."""
+    key = receipts.parse_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
+    if key is None:
+        return None
+    content = None if request.method == "DELETE" else body()
+    return receipts.Pending(key, receipts.fingerprint(request.method, request.path, content), status,
+                            lambda match, played, number: jsonify(state(match, played)).get_data())
+
+
+@bp.errorhandler(receipts.Replayed)
+def replayed(err: receipts.Replayed):
+    """A write sent again under its key: the answer it got the first time, and nothing written."""
+    response = Response(err.body, status=err.status, mimetype="application/json")
+    sent = err.json()
+    response.set_etag(version_tag(sent["id"], sent["version"]))
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+@bp.errorhandler(InvalidHand)
+def invalid(err: InvalidHand):
+    return json_error(422, translate(err.reason), reasons(err))
+
+
+@bp.errorhandler(matches.Conflict)
+def conflict(err: matches.Conflict):
+    return json_error(409, translate(err.reason))
+
+
+@bp.errorhandler(matches.NotFound)
+def not_found(err: matches.NotFound):  # noqa: ARG001
+    # Answer here: an abort() raised inside an error handler is not handled again and becomes a 500.
+    return handle_http(NotFound())
+
+
+@bp.post("/matches")
+def create():
+    data = fields_of(body(), "options")
+    match, key = matches.create(data.get("game"), data.get("players"), data.get("options", {}),
+                                language=data.get("language"))
+    edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)
+    return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url)
+
+
+@bp.get("/matches/<match_id:public_id>")
+def read(public_id: str):
+    # A phone polls this every few seconds: answer 304 from the version alone, load the match only on a change.
+    version = matches.version_of(public_id)
+    if version is None:
+        abort(404)
+    if request.if_none_match.contains_weak(version_tag(public_id, version)):
+        response = Response(status=304)
+        response.set_etag(version_tag(public_id, version))
+        return response
+    match = match_or_404(public_id)
+    return answer(match, matches.cached_replay(match))
+
+
+@bp.post("/matches/<match_id:public_id>/hands")
+def record(public_id: str):
+    authorize(public_id)
+    data = fields_of(body(), "number")
+    match, played = matches.record(public_id, data, data.get("number"), "api", once(201))
+    return answer(match, played, 201)
+
+
+@bp.put("/matches/<match_id:public_id>/hands/<int:number>")
+def correct(public_id: str, number: int):
+    authorize(public_id)
+    match, played = matches.correct(public_id, number, body(), "api", once(200))
+    return answer(match, played)
+
+
+@bp.delete("/matches/<match_id:public_id>/hands/<int:number>")
+def undo(public_id: str, number: int):
+    authorize(public_id)
+    match, played = matches.undo(public_id, number, "api", once(200))
+    return answer(match, played)
+
+
+# -- extensions: edit history, backup and restore, a new edit key -----------------------
+
+
+@bp.get("/matches/<match_id:public_id>/history")
+def history(public_id: str):
+    changes = matches.history(match_or_404(public_id))
+    return jsonify({"changes": [
+        {"number": c.number, "action": c.action, "before": c.before, "after": c.after, "source": c.source,
+         # SQLite hands the UTC time back without its zone: say it, as PostgreSQL does.
+         "at": (c.at if c.at.tzinfo else c.at.replace(tzinfo=timezone.utc)).isoformat(timespec="seconds")}
+        for c in changes
+    ]})
+
+
+@bp.get("/matches/<match_id:public_id>/export")
+def export(public_id: str):
+    return jsonify(backup.export(match_or_404(public_id)))
+
+
+@bp.post("/matches/import")
+def restore():
+    match, key = backup.restore(body(), source="api")
+    edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)
+    return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url)
+
+
+@bp.post("/matches/<match_id:public_id>/key")
+def rotate_key(public_id: str):
+    authorize(public_id)
+    key = matches.rotate_key(public_id)
+    edit_url = url_for("pages.join", public_id=public_id, key=key, _external=True)
+    return jsonify({"edit_key": key, "edit_url": edit_url})

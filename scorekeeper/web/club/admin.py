@@ -1,0 +1,172 @@
+"""The club's admin page: the roster (add, rename, merge), house rules, seasons, evenings, a new admin link.
+
+Each form posts to its own address and the page comes back (post/redirect/get); a refused form is
+shown again with the reason beside its field and what was typed kept, with status 422.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from ...club import service as clubs
+from ...games import GAMES, InvalidHand
+from ...match import matches
+from ..forms import TableForm
+from . import phone as club_phone
+from .forms import (
+    EveningForm,
+    MergeForm,
+    PlayerForm,
+    RankingForm,
+    RenameForm,
+    SeasonForm,
+    TimeZoneForm,
+    rule_fields,
+    rules_form,
+    with_roster,
+)
+
+bp = Blueprint("club_admin", __name__, url_prefix="/c/<public_id>")
+FORMS = {"add": PlayerForm, "rename": RenameForm, "merge": MergeForm, "ranking": RankingForm, "season": SeasonForm,
+         "evening": EveningForm, "zone": TimeZoneForm}
+
+
+def page(club: Any, refused: dict[str, Any] | None = None) -> tuple[str, int]:
+    """The admin page, with the refused form (if any) as it was sent and every other form fresh."""
+    roster = clubs.roster(club)
+    forms = {name: posted(name, None) for name in FORMS}
+    forms["ranking"].min_matches.data = club.min_matches
+    forms["zone"].time_zone.data = club.time_zone or "UTC"
+    rules = {game: rules_form(game, None, (club.house_rules or {}).get(game)) for game in GAMES}
+    for name, form in (refused or {}).items():
+        (rules if name in GAMES else forms)[name] = form
+    with_roster([forms["rename"].player], roster, _("Pick a player"))
+    with_roster([forms["merge"].keep, forms["merge"].gone], roster, _("Pick a player"))
+    page = render_template("club/admin.html", club=club, roster=roster, forms=forms, rules=rules,
+                           rule_fields=rule_fields, seasons=clubs.seasons(club),
+                           games=GAMES, token_form=TableForm())
+    return page, 422 if refused else 200
+
+
+def posted(name: str, formdata: Any) -> Any:
+    """One of the page's forms, its fields named apart from the others' (add-name, season-name)."""
+    return FORMS[name](formdata, prefix=f"{name}-")
+
+
+@bp.get("/admin")
+def admin(public_id: str):
+    return page(club_phone.administered(public_id))
+
+
+def handled(public_id: str, name: str, form: Any, change: Callable[[Any], Any], done: str) -> Any:
+    """Check the form, make the change, and come back to the page; or show the page with the reason."""
+    club = club_phone.administered(public_id)
+    if name == "rename":
+        with_roster([form.player], clubs.roster(club))
+    elif name == "merge":
+        with_roster([form.keep, form.gone], clubs.roster(club))
+    if form.validate():
+        try:
+            change(club)
+        except InvalidHand as err:
+            form.refuse(err)
+        except matches.NotFound:
+            form.form_errors.append(_("That player is no longer on the roster."))
+        else:
+            flash(done)
+            return redirect(url_for("club_admin.admin", public_id=public_id, _anchor=name))
+    return page(club, {name: form})
+
+
+@bp.post("/admin/players")
+def add_player(public_id: str):
+    form = posted("add", request.form)
+    return handled(public_id, "add", form, lambda club: clubs.add_player(club, form.name.data),
+                   _("%(name)s joined the roster.", name=(form.name.data or "").strip()))
+
+
+@bp.post("/admin/rename")
+def rename_player(public_id: str):
+    form = posted("rename", request.form)
+    return handled(public_id, "rename", form,
+                   lambda club: clubs.rename_player(club, int(form.player.data), form.name.data),
+                   _("Renamed. Every match keeps the player's record."))
+
+
+@bp.post("/admin/merge")
+def merge_players(public_id: str):
+    form = posted("merge", request.form)
+    return handled(public_id, "merge", form,
+                   lambda club: clubs.merge_players(club, int(form.keep.data), int(form.gone.data)),
+                   _("Merged: one player now holds both records."))
+
+
+@bp.post("/admin/ranking")
+def ranking(public_id: str):
+    form = posted("ranking", request.form)
+    return handled(public_id, "ranking", form,
+                   lambda club: clubs.set_rules(club, form.min_matches.data, club.house_rules or {}),
+                   _("Saved: the standings rank players from that many matches."))
+
+
+@bp.post("/admin/rules/<any(barbu, kozyol, hearts):game>")
+def house_rules(public_id: str, game: str):
+    form = rules_form(game, request.form, None)
+    return handled(public_id, game, form, lambda club: save_rules(club, game, form.options()),
+                   _("House rules saved: new matches of %(game)s start with them.", game=_(GAMES[game].title)))
+
+
+def save_rules(club: Any, game: str, options: dict[str, Any]) -> None:
+    """Keep one game's house rules; a refusal names the form's own field (house_rules.kozyol.target: target)."""
+    try:
+        clubs.set_rules(club, club.min_matches, {**(club.house_rules or {}), game: options})
+    except InvalidHand as err:
+        raise InvalidHand([(name.removeprefix(f"house_rules.{game}."), reason) for name, reason in err.errors]) from err
+
+
+@bp.post("/admin/seasons")
+def add_season(public_id: str):
+    form = posted("season", request.form)
+    return handled(public_id, "season", form,
+                   lambda club: clubs.add_season(club, form.name.data, form.starts.data, form.ends.data),
+                   _("Season added."))
+
+
+@bp.post("/admin/time-zone")
+def time_zone(public_id: str):
+    form = posted("zone", request.form)
+    return handled(public_id, "zone", form, lambda club: clubs.set_time_zone(club, form.time_zone.data),
+                   _("Time zone saved: every match is on the evening of its day there."))
+
+
+@bp.post("/admin/evenings")
+def name_evening(public_id: str):
+    form = posted("evening", request.form)
+    return handled(public_id, "evening", form, lambda club: clubs.name_evening(club, form.day.data, form.name.data),
+                   _("Evening named."))
+
+
+@bp.get("/admin-link")
+def confirm_new_link(public_id: str):
+    """Say what a new admin link does before making one."""
+    return render_template("club/new_key.html", club=club_phone.administered(public_id), token_form=TableForm())
+
+
+@bp.post("/admin-link")
+def rotate_key(public_id: str):
+    """Replace the admin key once confirmed: links shared before stop working; this phone keeps it."""
+    club = club_phone.administered(public_id)
+    if not TableForm(request.form).validate():
+        flash(_("The page was open too long; please try again."))
+    elif request.form.get("confirm") != "yes":
+        flash(_("Nothing changed yet: confirm to make a new admin link."))
+        return redirect(url_for("club_admin.confirm_new_link", public_id=public_id))
+    else:
+        club_phone.remember(club, clubs.rotate_key(public_id))
+        flash(_("New admin link made. Old admin links no longer work."))
+        return redirect(url_for("clubs.share", public_id=public_id))
+    return redirect(url_for("club_admin.admin", public_id=public_id))

@@ -1,0 +1,162 @@
+"""The club's forms: a new club, the admin's roster, rules, seasons and evenings, seats picked from the roster."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from types import SimpleNamespace
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from werkzeug.datastructures import MultiDict
+from wtforms import DateField, FieldList, IntegerField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Optional
+
+from ...club.service import TIME_ZONES, as_day
+from ...games import GAMES, InvalidHand
+from ...i18n import translate
+from ..forms import NewMatchForm, NumberRange, TableForm
+from ..games.registry import GAME_PAGES
+
+# Fields of a game's new-match form that belong to one match, not to the club's house rules.
+PER_MATCH = frozenset({"csrf_token", "players", "new_players", "language", "first_dealer", "first_declarer"})
+MOST_MATCHES = 1000  # the highest "matches to be ranked" a club may ask for
+
+
+class NewClubForm(TableForm):
+    shown_fields = frozenset({"name"})
+    name = StringField(_l("Name of the club"))
+
+
+class PlayerForm(TableForm):
+    """A name joining the roster."""
+
+    shown_fields = frozenset({"name"})
+    name = StringField(_l("New player"))
+
+
+class RenameForm(TableForm):
+    shown_fields = frozenset({"player", "name"})
+    player = SelectField(_l("Player"), validators=[InputRequired()])
+    name = StringField(_l("New name"))
+
+
+class MergeForm(TableForm):
+    """Two entries of the roster for one person: the second one's matches go to the first."""
+
+    shown_fields = frozenset({"keep", "gone"})
+    keep = SelectField(_l("Keep"), validators=[InputRequired()])
+    gone = SelectField(_l("Merge into it"), validators=[InputRequired()])
+
+
+class RankingForm(TableForm):
+    shown_fields = frozenset({"min_matches"})
+    min_matches = IntegerField(_l("Matches needed to be ranked"),
+                               validators=[InputRequired(), NumberRange(1, MOST_MATCHES)])
+
+
+class DayField(DateField):
+    """A day as a date input sends it, YYYY-MM-DD exactly, read as the API reads one (strptime takes 2026-1-5)."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        try:
+            self.data = as_day(" ".join(valuelist), self.name)
+        except InvalidHand as err:
+            self.data = None
+            raise ValueError(translate(err.reason)) from err
+
+
+class SeasonForm(TableForm):
+    shown_fields = frozenset({"name", "starts", "ends"})
+    name = StringField(_l("Name of the season"))
+    starts = DayField(_l("From"), validators=[InputRequired()])
+    ends = DayField(_l("To"), validators=[InputRequired()])
+
+
+class TimeZoneForm(TableForm):
+    shown_fields = frozenset({"time_zone"})
+    time_zone = SelectField(_l("Time zone"), validators=[InputRequired()],
+                            choices=["UTC", *sorted(TIME_ZONES)])  # the IANA names, as phones give them
+
+
+class EveningForm(TableForm):
+    shown_fields = frozenset({"day", "name"})
+    day = DayField(_l("Day"), validators=[InputRequired()])
+    name = StringField(_l("Name of the evening"), validators=[Optional()])
+
+
+def with_roster(choices_of: Iterable[SelectField], roster: Iterable[Any], blank: str | None = None,
+                by_name: bool = False) -> None:
+    """Offer the roster in each menu (ids as values, or names), after an empty choice when blank is given."""
+    offered = ([SelectChoice("", blank)] if blank is not None else []) + [
+        SelectChoice(player.name if by_name else str(player.id), player.name) for player in roster]
+    for menu in choices_of:
+        menu.choices = offered
+
+
+def rules_data(options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A game's stored options as its form's data (lists as the comma-joined choice the form offers).
+
+    >>> rules_data({"domino_scores": [-50, 25], "target": 12, "eggs_double_next": True})
+    {'domino_scores': '-50,25', 'target': 12, 'eggs_double_next': True}
+    """
+    return {name: ",".join(map(str, value)) if isinstance(value, list) else value
+            for name, value in (options or {}).items() if name not in PER_MATCH}
+
+
+def rule_fields(form: NewMatchForm) -> list[Any]:
+    """The fields of a game's new-match form that make its house rules, in the form's order."""
+    return [field for field in form if field.name.split("-", 1)[-1] not in PER_MATCH]
+
+
+def rules_form(game: str, formdata: Any, options: Mapping[str, Any] | None) -> NewMatchForm:
+    """The game's own options (its new-match form without names), named apart: barbu-target, hearts-target."""
+    return GAME_PAGES[game].match_form(formdata, prefix=f"{game}-", data=rules_data(options))
+
+
+class ClubSeats:
+    """Seats picked from the roster: a menu per seat, or a new name typed beside it (which wins)."""
+
+    def seat_names(self) -> list[str]:
+        picks = [pick or "" for pick in self.players.data]  # type: ignore[attr-defined]
+        typed = [(name or "").strip() for name in self.new_players.data]  # type: ignore[attr-defined]
+        return [new or self.roster_names.get(pick, "") for pick, new in zip(picks, typed)]  # type: ignore[attr-defined]
+
+    def names(self) -> list[str]:
+        return [name for name in self.seat_names() if name]
+
+    def validate_players(self, field: Any) -> None:
+        """The casual form's check (seats filled in order), on the names picked or typed."""
+        NewMatchForm.validate_players(self, SimpleNamespace(data=self.seat_names()))  # type: ignore[arg-type]
+
+
+@functools.cache
+def club_form_class(game: str) -> type[NewMatchForm]:
+    """The game's new-match form with a roster menu and a new-name field per seat."""
+    base, seats = GAME_PAGES[game].match_form, GAMES[game].max_players
+    fields = {
+        "players": FieldList(SelectField(_l("Player"), validate_choice=False), min_entries=seats, max_entries=seats),
+        "new_players": FieldList(StringField(_l("or a new name")), min_entries=seats, max_entries=seats),
+        "shown_fields": base.shown_fields | {"players"},
+    }
+    return type(f"Club{base.__name__}", (ClubSeats, base), fields)
+
+
+def club_match_form(game: str, roster: list[Any], formdata: Any, house_rules: Mapping[str, Any] | None,
+                    blank: str) -> NewMatchForm:
+    """A club's new-match form: seats from the roster, options from the house rules.
+
+    Every seat's two fields are read, sent or not, so that seat n is always the n-th entry of both lists.
+    """
+    if formdata is not None:
+        formdata = MultiDict(formdata)
+        for seat in range(GAMES[game].max_players):
+            formdata.setdefault(f"players-{seat}", "")
+            formdata.setdefault(f"new_players-{seat}", "")
+    form = club_form_class(game)(formdata, data=rules_data(house_rules))
+    form.roster_names = {player.name: player.name for player in roster}  # type: ignore[attr-defined]
+    with_roster(form.players, roster, blank, by_name=True)
+    return form

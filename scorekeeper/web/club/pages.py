@@ -1,0 +1,261 @@
+"""Club pages: a new club, its standings and evenings, a match started from its roster, a player's record."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Iterable
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
+
+from babel import numbers
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask_babel import get_locale, gettext as _
+
+from ...club import figures as club_figures, service as clubs
+from ...club.results import stamp
+from ...club.roster import row_id
+from ...db import db
+from ...games import GAMES, InvalidHand
+from ...games.base import N_, NAME_MAX
+from ...i18n import translate
+from ...match import matches
+from ...models import Club
+from ...render_slots import Busy
+from ..games.registry import GAME_PAGES
+from ..match import phone
+from ..match.table import qr_code
+from ..page_cache import PageCache
+from ..sheets import views as sheets
+from . import phone as club_phone
+from .forms import NewClubForm, club_match_form
+
+bp = Blueprint("clubs", __name__)
+GAME = f"<any({', '.join(GAMES)}):game>"
+EVENINGS_SHOWN = 12  # the latest evenings on the club page
+PARTNERSHIPS_SHOWN = 10  # on the club page and its PDF: a club of 100 has 4,950 pairs; the API lists them all
+bp.register_error_handler(Busy, sheets.busy)
+PAGES = PageCache()  # club and player pages, per club stamp (see kept)
+
+# What a standings table shows per game, beside the player and the matches played (the engine's figures).
+COLUMNS = {
+    "barbu": [("average", N_("Average")), ("total", N_("Total")), ("wins", N_("Wins"))],
+    "kozyol": [("goats_per_match", N_("Goats per match")), ("goats", N_("Goats")),
+              ("goats_with_eggs", N_("Goats with eggs")), ("deals_won", N_("Deals won"))],
+    "hearts": [("wins", N_("Wins")), ("average_place", N_("Average place"))],
+}
+
+
+@bp.app_template_filter("figure")
+def figure(value: Any) -> str:
+    """A statistic as players read it: whole numbers as they are, averages to one decimal, none as a dash.
+
+    The same text as Babel's format_decimal(value, "#,##0.0") for averages and format_decimal(value)
+    for whole numbers (a test holds them equal in every language of the app), made here with the
+    locale's symbols looked up once: a big club's table prints a thousand figures. What a statistic
+    never is still prints without an error, where Babel raises: a dash for an infinite or undefined
+    average, and averages of 10^15 and beyond rounded by Python.
+    """
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "–"
+    if isinstance(value, float):  # Babel's way: the float's shortest text, rounded half to even
+        text = format(Decimal(repr(value)).quantize(TENTH, ROUND_HALF_EVEN), ",f") if abs(value) < LARGE \
+            else format(value, ",.1f")
+    else:
+        text = format(value, ",d")
+    return text.translate(symbols(str(get_locale())))
+
+
+TENTH = Decimal("0.1")
+LARGE = 1e15  # Decimal's 28 digits hold any average below it to a tenth
+
+
+@functools.cache
+def symbols(locale: str) -> dict[int, str]:
+    """The locale's group separator, decimal sign and minus sign, as a str.translate table from ',', '.', '-'."""
+    return {ord(","): numbers.get_group_symbol(locale), ord("."): numbers.get_decimal_symbol(locale),
+            ord("-"): numbers.get_minus_sign_symbol(locale)}
+
+
+@bp.app_template_filter("by_player")
+def by_player(items: Iterable[Any]) -> dict[int, Any]:
+    """Ratings (or anything with .player) by player id."""
+    return {item.player: item for item in items}
+
+
+@bp.app_context_processor
+def club_vocabulary() -> dict[str, Any]:
+    """The clubs this phone knows (the home page), and the club a match belongs to (its page)."""
+    return {"known_clubs": club_phone.known, "club_of": club_of, "club_columns": COLUMNS, "club_downloads": downloads,
+            "seated": seated, "leading_pairs": leading_pairs}
+
+
+def leading_pairs(partnerships: list[Any], min_matches: int) -> list[Any]:
+    """The partnerships a page lists: in the engine's order (fewest goats per match), those with at
+    least the club's minimum of matches together first, at most PARTNERSHIPS_SHOWN.
+
+    >>> from types import SimpleNamespace as P
+    >>> [p.matches for p in leading_pairs([P(matches=1), P(matches=3), P(matches=2), P(matches=5)], 3)]
+    [3, 5, 1, 2]
+    """
+    return sorted(partnerships, key=lambda pair: pair.matches < min_matches)[:PARTNERSHIPS_SHOWN]
+
+
+def seated(match: Any, names: dict[int, str]) -> list[str]:
+    """Who sat at a club match, by their roster names now (a player renamed since shows the new name)."""
+    seats = match.seat_ids or []
+    return [names.get(seat, name) for seat, name in zip(seats, match.players)] if seats else list(match.players)
+
+
+# The spreadsheets of a season the club page offers: (label, endpoint of the API).
+DOWNLOADS = [(N_("Standings as CSV"), "club_api.standings_csv"), (N_("Matches as CSV"), "club_api.matches_csv"),
+             (N_("Hands as CSV"), "club_api.hands_csv")]
+
+
+def downloads(club: Any, season_id: int | None) -> list[tuple[str, str]]:
+    """The season's CSV downloads, as (label, address)."""
+    return [(_(label), url_for(endpoint, club_id=club.public_id, season=season_id)) for label, endpoint in DOWNLOADS]
+
+
+def club_of(match: Any) -> Any:
+    """The club a match was started from, or None."""
+    club_id = getattr(match, "club_id", None)
+    return db.session.get(Club, club_id) if club_id is not None else None
+
+
+def season_of(club: Any, raw: str | None) -> Any:
+    """The season asked for with ?season=<id>: None for all time; 404 for one the club does not have."""
+    try:
+        return clubs.season_of(club, raw)
+    except matches.NotFound:
+        abort(404)
+
+
+@bp.route("/clubs/new", methods=["GET", "POST"])
+def new_club():
+    form = NewClubForm(request.form if request.method == "POST" else None)
+    if request.method == "POST" and form.validate():
+        try:
+            club, key = clubs.create(form.name.data)
+        except InvalidHand as err:
+            form.refuse(err)
+        else:
+            club_phone.remember(club, key)
+            return redirect(url_for("clubs.share", public_id=club.public_id))
+    return render_template("club/new.html", form=form), 422 if request.method == "POST" else 200
+
+
+def kept(public_id: str, render: Callable[[Any], str]) -> bytes | str:
+    """A club page kept for the club's state (its stamp), the language, the address and whether this phone runs it.
+
+    Every change to the club or one of its matches changes the stamp, so a kept page is never stale.
+    The stamp and the admin key's hash come in one statement (clubs.peek); the club itself is
+    loaded only to render. A page carrying a flashed message is this phone's own and is never kept.
+    render(club) may abort (a season the club does not have); a page it renders is kept encoded.
+    """
+    glance = clubs.peek(public_id)
+    if glance is None or session.get("_flashes"):
+        return render(club_phone.club_or_404(public_id))
+    key = (glance.stamp, str(get_locale()), request.url, club_phone.is_admin(glance))
+    page = PAGES.get(key)
+    return page if page is not None else PAGES.put(key, render(club_phone.club_or_404(public_id)).encode())
+
+
+@bp.get("/c/<public_id>")
+def club(public_id: str):
+    page = kept(public_id, lambda found: club_page(found, season_of(found, request.args.get("season"))))
+    club_phone.remember_id(public_id)  # the club exists: kept() answered 404 otherwise
+    return page
+
+
+def club_page(found: Any, season: Any) -> str:
+    view = club_figures.view(found, season)
+    return render_template(
+        "club/club.html", club=found, season=season, seasons=clubs.seasons(found), view=view, names=view.names,
+        evenings=clubs.evenings(found, season, limit=EVENINGS_SHOWN), roster=clubs.roster(found), games=GAMES,
+        admin=club_phone.is_admin(found))
+
+
+@bp.get("/c/<public_id>/share")
+def share(public_id: str):
+    """The club link for members, and the admin link for a phone that holds it: both with a QR code."""
+    found = club_phone.club_or_404(public_id)
+    return render_template("club/share.html", club=found, admin_key=club_phone.admin_key(found))
+
+
+@bp.get("/c/<public_id>/qr/<any(club, admin):kind>.svg")
+def qr(public_id: str, kind: str):
+    found = club_phone.club_or_404(public_id)
+    if kind == "admin":
+        key = club_phone.admin_key(found)
+        if key is None:
+            abort(403)
+        link = url_for("clubs.join", public_id=public_id, key=key, _external=True)
+    else:
+        link = url_for("clubs.club", public_id=public_id, _external=True)
+    return qr_code(link, holds_key=kind == "admin")
+
+
+@bp.get("/c/<public_id>/join/<key>")  # not under /admin/: its forms' addresses must never read as a key
+def join(public_id: str, key: str):
+    """Keep the admin key from a shared link on this phone, then drop it from the address bar."""
+    found = club_phone.club_or_404(public_id)
+    if not clubs.key_matches(found, key):
+        club_phone.refuse(found, club_phone.STALE_ADMIN)
+    club_phone.remember(found, key)
+    return redirect(url_for("club_admin.admin", public_id=public_id))
+
+
+@bp.route(f"/c/<public_id>/new/{GAME}", methods=["GET", "POST"])
+def new_match(public_id: str, game: str):
+    """A match of the club: seats picked from the roster, options from the house rules."""
+    found = club_phone.club_or_404(public_id)
+    roster = clubs.roster(found)
+    form = club_match_form(game, roster, request.form if request.method == "POST" else None,
+                           (found.house_rules or {}).get(game), blank=_("Pick a player"))
+    if request.method == "POST" and form.validate():
+        try:
+            match, key = clubs.start_match(found, game, form.names(), form.options(), language=form.language.data)
+        except InvalidHand as err:
+            form.refuse(err)
+        except matches.Conflict as err:
+            form.form_errors.append(translate(err.reason))
+        else:
+            phone.remember(match, key)
+            return redirect(url_for("pages.match", public_id=match.public_id))
+    status = 422 if request.method == "POST" else 200
+    return render_template("club/new_match.html", club=found, game=GAMES[game], form=form, roster=roster,
+                           name_length=NAME_MAX), status
+
+
+@bp.get("/c/<public_id>/players/<int:player_id>")
+def player(public_id: str, player_id: int):
+    """A player's record per game in the season, and head to head with another player (?vs=)."""
+    return kept(public_id, lambda found: player_page(found, season_of(found, request.args.get("season")), player_id,
+                                                      request.args.get("vs", "")))
+
+
+def player_page(found: Any, season: Any, player_id: int, rival: str) -> str:
+    """The player page; 404 for a player not on the roster (merged away, or another club's)."""
+    known = {player.id: player.name for player in clubs.roster(found)}
+    if player_id not in known:
+        abort(404)
+    rival_id = row_id(rival)
+    if rival_id not in known or rival_id == player_id:
+        rival_id = None
+    return render_template(
+        "club/player.html", club=found, season=season, seasons=clubs.seasons(found), player_id=player_id,
+        names=known, stats=club_figures.player_view(found, player_id, season), rival=rival_id,
+        meetings=club_figures.head_to_head(found, player_id, rival_id, season) if rival_id is not None else None,
+        games=GAMES, titles=GAME_PAGES["barbu"].rules["titles"])
+
+
+@bp.get("/c/<public_id>/standings.pdf")
+def standings_pdf(public_id: str):
+    """The season's standings on paper, in the score sheets' style; rendered once per club state and language."""
+    found = club_phone.club_or_404(public_id)
+    season = season_of(found, request.args.get("season"))
+    view = club_figures.view(found, season)
+    return sheets.printed(f"club-{found.public_id}", ("club", *stamp(found), season and season.id),
+                          lambda: ("sheets/standings.html", {"club": found, "season": season, "view": view,
+                                                             "names": view.names, "games": GAMES}))

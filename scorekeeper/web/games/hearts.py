@@ -1,0 +1,182 @@
+"""Cancellation Hearts in the browser: the new-match options, one form for a whole table, and the sheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import IntegerField, RadioField, SelectField
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Optional, ValidationError
+
+from ...games import hearts
+from ...games.base import N_, Entry, refuse
+from ...games.hearts import HeartsEntry, HeartsReplay
+from ..forms import NewMatchForm, NumberRange, TableForm
+from ..sheets.hearts import sheet_extras
+from .pages import GamePages
+
+MARIA_CHOICES = [SelectChoice(str(n)) for n in range(hearts.BLACK_MARIAS + 1)]
+NOBODY = ""
+
+
+def posted_number(value: Any) -> int | None:
+    """A posted choice (a seat, a count) as a small whole number, or None for anything else.
+
+    >>> posted_number("3"), posted_number(""), posted_number("x")
+    (3, None, None)
+    """
+    return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 3 else None
+
+
+class HandForm(TableForm):
+    """Hearts and Black Marias of every player, who took the rest, and the moon choice."""
+
+    shown_fields = frozenset({"hearts", "black_marias", "moon"})
+    players: list[str] = []
+
+    @property
+    def seats(self) -> int:
+        return len(self.players)
+
+    def counts(self) -> tuple[list[int | None], list[int], int | None]:
+        """Hearts and Black Marias by seat as typed, with the rest filled in, and the seat that took it.
+
+        The rest goes to the player ticked as "took the rest", else to the only player whose
+        hearts were left empty; it is what nobody else took (never below 0, so a sum that is
+        already too high is reported by the rules, not hidden here).
+        """
+        typed = [self[f"hearts_{seat}"].data for seat in range(self.seats)]
+        marias = [posted_number(self[f"black_marias_{seat}"].data) or 0 for seat in range(self.seats)]
+        empty = [seat for seat, count in enumerate(typed) if count is None]
+        chosen = posted_number(self.rest_to.data)
+        rest = chosen if chosen is not None and chosen < self.seats else (empty[0] if len(empty) == 1 else None)
+        counted = list(typed)
+        if rest is not None:
+            others = [count or 0 for seat, count in enumerate(typed) if seat != rest]
+            counted[rest] = max(0, hearts.HEARTS - sum(others))
+            marias[rest] = max(0, hearts.BLACK_MARIAS - sum(m for seat, m in enumerate(marias) if seat != rest))
+        return counted, marias, rest
+
+    def tally(self) -> dict[str, Any]:
+        """What the counter and the moon choice show for the values on the form.
+
+        ``hearts_left`` and ``marias_left`` go below 0 when too many were entered.
+        """
+        counted, marias, rest = self.counts()
+        shooter = next((seat for seat in range(self.seats)
+                        if counted[seat] == hearts.HEARTS and marias[seat] == hearts.BLACK_MARIAS), None)
+        return {
+            "hearts_left": hearts.HEARTS - sum(count or 0 for count in counted),
+            "marias_left": hearts.BLACK_MARIAS - sum(marias),
+            "rest": rest,
+            "rest_hearts": None if rest is None else counted[rest],
+            "rest_marias": None if rest is None else marias[rest],
+            "shooter": shooter,
+        }
+
+    def entry(self) -> Entry:
+        """The API-shaped entry for a validated form, the rest filled in."""
+        counted, marias, rest = self.counts()
+        typed = None if rest is None else self[f"hearts_{rest}"].data
+        if typed and typed != counted[rest]:
+            # "Took the rest" ticked on a row with a count of its own (not the 0 every row starts at):
+            # which of the two is right is the table's call, not the app's.
+            raise refuse("hearts", N_("{name} has {typed} hearts typed in but would take the rest, {rest}: "
+                                      "clear the count or untick “Took the rest”."),
+                         name=self.players[rest], typed=typed, rest=counted[rest])
+        missing = [seat for seat, count in enumerate(counted) if count is None]
+        if missing:
+            raise refuse("hearts", N_("Enter the hearts of {name}, or leave only one player's hearts empty."),
+                         name=self.players[missing[0]])
+        entry: dict[str, Any] = {
+            "hearts": dict(zip(self.players, counted)),
+            "black_marias": dict(zip(self.players, marias)),
+        }
+        if self.moon.data:
+            entry["moon"] = self.moon.data
+        return entry
+
+
+def hand_form(before: HeartsReplay, choice: None, formdata: Any, stored: HeartsEntry | None) -> HandForm:
+    """Build the hand form for the match's players, filled from a stored entry when editing."""
+    players, moon_points = before.players, before.options["moon_points"]
+
+    class Form(HandForm):
+        rest_to = RadioField(
+            _l("Who took the rest"), choices=[SelectChoice(NOBODY, _l("Nobody: every row typed in"))] + [
+                SelectChoice(str(seat), _l("Took the rest")) for seat in range(len(players))],
+            default=NOBODY, validators=[Optional()])
+        moon = RadioField(_l("Moon"), choices=[
+            SelectChoice("subtract", _l("Subtract %(points)s from the shooter", points=moon_points)),
+            SelectChoice("add", _l("Add %(points)s to everyone else", points=moon_points)),
+        ], validators=[Optional()])
+
+    Form.players = players
+    for seat, name in enumerate(players):
+        setattr(Form, f"hearts_{seat}", IntegerField(
+            name, validators=[Optional(), NumberRange(0, hearts.HEARTS)]))
+        setattr(Form, f"black_marias_{seat}", RadioField(
+            name, choices=MARIA_CHOICES, default="0"))
+    return Form(formdata, data=entry_to_data(stored, players) if stored else None)
+
+
+def entry_to_data(entry: HeartsEntry, players: list[str]) -> dict[str, Any]:
+    """Form data for a stored entry (to edit a hand)."""
+    data: dict[str, Any] = {"moon": entry.get("moon")}
+    for seat, name in enumerate(players):
+        data[f"hearts_{seat}"] = entry["hearts"][name]
+        data[f"black_marias_{seat}"] = str(entry["black_marias"][name])
+    return data
+
+
+class MatchForm(NewMatchForm):
+    shown_fields = frozenset({"players", "target", "moon_points", "first_dealer"})
+
+    target = IntegerField(
+        _l("Game ends when a player reaches"), default=hearts.TARGET,
+        validators=[InputRequired(), NumberRange(hearts.TARGET_MIN, hearts.TARGET_MAX)],
+    )
+    moon_points = RadioField(
+        _l("Shooting the moon counts"),
+        choices=[SelectChoice(str(points)) for points in hearts.MOON_POINTS],
+        default=str(hearts.MOON_POINTS[0]),
+    )
+    first_dealer = SelectField(
+        _l("Who deals first"),
+        choices=[SelectChoice(str(s), _l("Seat %(n)s", n=s + 1)) for s in range(hearts.MAX_PLAYERS)],
+        default="0",
+    )
+
+    def validate_first_dealer(self, field: SelectField) -> None:
+        names = self.names()
+        if names and self.dealer_seat() >= len(names):
+            raise ValidationError(_l("Nobody sits in that seat."))
+
+    def dealer_seat(self) -> int:
+        return posted_number(self.first_dealer.data) or 0
+
+    def options(self) -> dict[str, Any]:
+        names = self.names()
+        options: dict[str, Any] = {"target": self.target.data, "moon_points": int(self.moon_points.data)}
+        if self.dealer_seat() < len(names):
+            options["first_dealer"] = names[self.dealer_seat()]
+        return options
+
+
+BLANK_SEATS = 8  # a blank sheet without names or ?seats=
+
+
+PAGES = GamePages(
+    game=hearts.GAME,
+    match_form=MatchForm,
+    hand_form=hand_form,  # type: ignore[arg-type]
+    sheet_extras=sheet_extras,  # type: ignore[arg-type]
+    blank_rows=20,
+    blank_seats=BLANK_SEATS,
+    rules={
+        "hearts": hearts.HEARTS, "black_marias": hearts.BLACK_MARIAS, "heart": hearts.HEART,
+        "black_maria": hearts.BLACK_MARIA, "cards_passed": hearts.CARDS_PASSED, "passes": hearts.PASSES, "target": hearts.TARGET,
+        "target_min": hearts.TARGET_MIN, "target_max": hearts.TARGET_MAX, "moon_points": hearts.MOON_POINTS,
+    },
+)

@@ -1,0 +1,71 @@
+"""What the pages need of one game, as one typed record (the web's mirror of ``games.base.Game``).
+
+A game's record (``GamePages``) names its engine, its new-match form, how to build its hand
+form, what its printed sheet shows beyond the hands, the numbers and names its templates print,
+and, for a game where something is chosen before the form (Barbu's contract), that choice. Its
+templates follow the slug: ``new_match/<slug>.html``, ``hands/<slug>.html``,
+``match/<slug>.html``, ``sheets/<slug>.html`` and ``working/<slug>.html``. The records are collected in
+``registered_games.GAME_PAGES``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ...games import Game, InvalidHand
+from ...games.base import Entry, HandState, Replay, Summary
+from ..forms import NewMatchForm
+
+
+class HandForm(Protocol):
+    """A hand-entry form: checked like any form, then turned into the engine's entry."""
+
+    form_errors: list[str]
+
+    def validate(self) -> bool: ...
+
+    def entry(self) -> Entry:
+        """The entry as the API takes it; InvalidHand when the form cannot make one."""
+
+    def refuse(self, err: InvalidHand) -> None: ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Something the player picks before the hand form (Barbu: the contract)."""
+
+    # What may be picked, given the replay before the hand, the hand's stored entry and the entries after it.
+    options: Callable[[Replay, Entry | None, list[Entry]], list[str]]
+    of: Callable[[Entry], str]  # what a stored entry picked
+    every: tuple[str, ...] = ()  # every pick there is, open or not
+
+
+SheetExtras = Callable[[list[str], Mapping[str, Any], list[HandState], Summary | None], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class GamePages:
+    """The web side of one game."""
+
+    game: Game
+    match_form: type[NewMatchForm]
+    hand_form: Callable[[Replay, str | None, Any, Entry | None], HandForm]  # (before, choice, formdata, stored)
+    sheet_extras: SheetExtras  # (players, options, hands, summary or None for a blank sheet)
+    rules: Mapping[str, Any]  # the engine's numbers and names the templates print
+    choice: Choice | None = None
+    blank_rows: int = 0  # rows of a blank sheet when the game does not fix them (Barbu prints its 28 hands)
+    blank_seats: int | None = None  # columns of a blank sheet without names; None: the fewest players
+
+    @property
+    def slug(self) -> str:
+        return self.game.slug
+
+    def template(self, kind: str) -> str:
+        """One of the game's templates: new_match, hands, match or sheets."""
+        return f"{kind}/{self.game.slug}.html"
+
+    def new_match_form(self, formdata: Any = None) -> NewMatchForm:
+        """The new-match form, with a name field for every possible seat."""
+        return self.match_form(formdata, seats=self.game.max_players)

@@ -1,0 +1,160 @@
+"""Hand entry in the browser: record the next hand, correct any hand, undo the last and put it back."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from ...games import InvalidHand
+from ...games.base import Entry, Replay, at_limit
+from ...i18n import translate
+from ...match import matches, receipts
+from ...models import Match
+from ..forms import TableForm
+from ..games.registry import GAME_PAGES
+from . import outbox, phone
+
+bp = Blueprint("hands", __name__, url_prefix="/m/<public_id>/hands")
+
+
+@bp.errorhandler(receipts.Replayed)
+def replayed(err: receipts.Replayed):
+    """A form sent again under its key (a second tap, the back button, the outbox): it landed where it saved."""
+    if outbox.wanted():
+        return outbox.replayed(err)
+    flash(_("Hand %(number)s is saved.", number=err.number))
+    return redirect(err.json()["location"])
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new(public_id: str):
+    match = phone.editable(public_id)
+    once = outbox.once(match, new=True) if request.method == "POST" else None
+    before = matches.cached_replay(match)
+    sent = request.form.get("number", type=int) if request.method == "POST" else None
+    if sent is not None and 0 < sent <= len(match.hands):
+        if outbox.wanted():
+            return outbox.taken(match, sent, _("Hand %(number)s is already recorded.", number=sent))
+        # A second tap on Save lands on the hand it saved; another phone was quicker otherwise.
+        if sent_again(match, sent):
+            flash(_("Hand %(number)s is saved.", number=sent))
+        else:
+            flash(_("Hand %(number)s is already recorded.", number=sent))
+        return redirect(url_for("pages.match", public_id=public_id, _anchor=f"hand-{sent}"))
+    if before.finished:
+        finished = _("This match is finished; no more hands can be recorded.")
+        if outbox.wanted():
+            return outbox.taken(match, sent or len(match.hands) + 1, finished)
+        flash(finished)
+        return redirect(url_for("pages.match", public_id=public_id))
+    if full := at_limit(len(before.hands), before.max_hands):
+        if outbox.wanted():
+            return outbox.taken(match, sent or len(match.hands) + 1, translate(full.reason))
+        flash(translate(full.reason))
+        return redirect(url_for("pages.match", public_id=public_id))
+    return entry_page(match, before, len(match.hands) + 1, None, [], once)
+
+
+@bp.route("/<int:number>", methods=["GET", "POST"])
+def edit(public_id: str, number: int):
+    match = phone.editable(public_id)
+    once = outbox.once(match, new=False) if request.method == "POST" else None
+    if not 1 <= number <= len(match.hands):
+        abort(404)
+    before = matches.stored_replay(match, [hand.entry for hand in match.hands[: number - 1]])
+    later = [h.entry for h in match.hands[number:]]
+    return entry_page(match, before, number, match.hands[number - 1].entry, later, once)
+
+
+@bp.post("/<int:number>/back")
+def put_back(public_id: str, number: int):
+    """Record again the hand an undo just removed, as it was."""
+    match = phone.editable(public_id)
+    change = matches.undone(match)
+    if not TableForm(request.form).validate():
+        flash(_("The page was open too long; please try again."))
+    elif change is None or change.number != number or change.before is None:
+        flash(_("Hand %(number)s can no longer be put back: the match has changed since.", number=number))
+    else:
+        try:
+            matches.record(public_id, change.before, number, phone.source())
+            flash(_("Hand %(number)s is back.", number=number))
+        except (matches.Conflict, InvalidHand) as err:
+            flash(translate(err.reason))
+    return redirect(url_for("pages.match", public_id=public_id, _anchor=f"hand-{number}"))
+
+
+@bp.post("/<int:number>/undo")
+def undo(public_id: str, number: int):
+    match = phone.editable(public_id)
+    form = TableForm(request.form)
+    if not form.validate():
+        flash(_("The page was open too long; please try again."))
+    else:
+        try:
+            matches.undo(public_id, number, phone.source())
+            flash(_("Hand %(number)s was undone.", number=number))
+        except (matches.Conflict, matches.NotFound) as err:
+            flash(translate(err.reason) if isinstance(err, matches.Conflict) else _("There is no such hand."))
+    return redirect(url_for("pages.match", public_id=match.public_id))
+
+
+def sent_again(match: Match, number: int) -> bool:
+    """Whether this phone recorded hand number with exactly the entry the form sends again (a double tap)."""
+    last = next((change for change in matches.history(match) if change.number == number), None)
+    if last is None or last.action != "record" or last.source != phone.source():
+        return False
+    return outbox.sent_entry(match, number) == match.hands[number - 1].entry
+
+
+def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, later: list[Entry],
+               once: receipts.Pending | None):
+    """Show, check and save the entry form of hand number (new when stored is None; later: the hands after it)."""
+    game_pages = GAME_PAGES[match.game]
+    choice = game_pages.choice
+    # Offered: what the rest of the match leaves open. A choice sent from an older page that the match
+    # has taken since is still read, so the rules can say which later hand it would break.
+    choices = choice.options(before, stored, later) if choice else []
+    readable = choice.options(before, stored, []) if choice else []
+    # An empty ?variant= asks for the choice again, also when editing a stored hand.
+    variant = request.values.get("variant", choice.of(stored) if choice and stored else None)
+    posted = request.method == "POST"
+    # A hand the outbox kept while a correction elsewhere took its choice: the rules say why it no longer fits.
+    kept = posted and outbox.wanted() and choice is not None and variant in choice.every
+    if readable and variant not in readable and not kept:
+        if posted and outbox.wanted():
+            return outbox.refused(None)
+        return render_template("hands/choose.html", match=match, before=before, number=number, choices=choices)
+    form = game_pages.hand_form(before, variant, request.form if posted else None, stored)
+    if posted and form.validate():
+        try:
+            played = save(match, number, form.entry(), stored is None, once)
+        except InvalidHand as err:
+            form.refuse(err)
+        except matches.Conflict as err:
+            if outbox.wanted():
+                return outbox.taken(matches.find(match.public_id), request.form.get("number", number, type=int),
+                                    translate(err.reason))
+            form.form_errors.append(translate(err.reason))
+        else:
+            # A new hand lands where the next one starts, the hand just saved summed up above it;
+            # the hand that ends the match lands on the result; a correction lands on its row.
+            if outbox.wanted():
+                return outbox.saved(match, played, number, stored is None)
+            return redirect(outbox.landing(match, played, number, stored is None))
+    if posted and outbox.wanted():
+        return outbox.refused(form)
+    return render_template(
+        game_pages.template("hands"), match=match, before=before, upcoming=before.next(), number=number, variant=variant,
+        form=form, editing=stored is not None, choices=choices, once_key=outbox.form_key(),
+    ), 422 if posted else 200
+
+
+def save(match: Match, number: int, entry: Entry, new: bool, once: receipts.Pending | None) -> Replay:
+    """Record or correct the hand (once per key the form carries); return the match replayed as it now is."""
+    if new:
+        # The form names the hand it was opened for: sent twice or from a stale page, it is refused (409)
+        # instead of landing on the next hand, possibly under the next declarer.
+        sent = request.form.get("number", type=int)
+        return matches.record(match.public_id, entry, number if sent is None else sent, phone.source(), once)[1]
+    return matches.correct(match.public_id, number, entry, phone.source(), once)[1]

@@ -1,0 +1,119 @@
+"""Pages: home, a new match, the match's score sheet, joining by edit link."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask_babel import get_locale, gettext as _
+
+from ...games import GAMES, InvalidHand
+from ...games.base import winners_of
+from ...i18n import LANGUAGE_NAMES, translate
+from ...match import matches
+from ...models import Match
+from ..api import matches as api
+from ..errors import STALE_LINK, json_error, match_or_404, refused_editing, wants_json
+from ..forms import TableForm
+from ..games.registry import GAME_PAGES, RULES
+from ..page_cache import PageCache
+from ..redirects import local_path
+from . import phone
+
+bp = Blueprint("pages", __name__)
+WATCHED = PageCache()
+INITIALS = 2  # letters of a name that mark a double on the score sheet
+
+
+@bp.app_template_filter("initials")
+def initials(name: str) -> str:
+    """The first letters of a name, to mark whom a player doubled."""
+    return name[:INITIALS]
+
+
+@bp.app_context_processor
+def vocabulary() -> dict[str, object]:
+    """The games' numbers and names that every template may show: ``rules.barbu.hands``."""
+    return {"rules": RULES, "contract_titles": RULES["barbu"]["titles"], "leading": winners_of}
+
+
+@bp.get("/")
+def home():
+    return render_template("home.html", games=GAMES, mine=phone.remembered())
+
+
+@bp.route("/new/<game>", methods=["GET", "POST"])
+def new_match(game: str):
+    if game not in GAME_PAGES:
+        abort(404)
+    form = GAME_PAGES[game].new_match_form(request.form if request.method == "POST" else None)
+    if request.method == "POST" and form.validate():
+        try:
+            match, key = matches.create(game, form.names(), form.options(), language=form.language.data)
+        except InvalidHand as err:
+            form.refuse(err)
+        else:
+            phone.remember(match, key)
+            return redirect(url_for("pages.match", public_id=match.public_id))
+    status = 422 if request.method == "POST" else 200
+    return render_template("new_match.html", game=GAMES[game], form=form), status
+
+
+@bp.get("/m/<public_id>")
+def match(public_id: str):
+    version = matches.version_of(public_id)
+    if version is None:
+        abort(404)
+    phone.remember_id(public_id)
+    if phone.holds_key(public_id) or session.get("_flashes"):
+        return match_page(matches.find(public_id))  # this phone's own key, form token or message
+    # A watcher gets the page kept for this version, language and address (see page_cache.py).
+    place = (str(get_locale()), request.url)
+    page = WATCHED.get((public_id, version, *place))
+    if page is None:
+        found = matches.find(public_id)
+        page = WATCHED.put((public_id, found.version, *place), match_page(found))
+    return page
+
+
+def match_page(found: Match) -> str:
+    played = matches.cached_replay(found)
+    editing = phone.can_edit(found)
+    return render_template(
+        GAME_PAGES[found.game].template("match"), match=found, replay=played, summary=played.summary(),
+        can_edit=editing, edit_key=phone.edit_key(found), token_form=TableForm(),
+        undone=matches.undone(found) if editing else None,
+        live_url=url_for("api.read", public_id=found.public_id), live_etag=f'"{api.etag(found)}"',
+    )
+
+
+@bp.get("/m/<public_id>/join")
+def join(public_id: str):
+    """Keep the edit key from a shared link on this phone, then drop it from the address bar."""
+    found = match_or_404(public_id)
+    key = request.args.get("key", "")
+    if not matches.key_matches(found, key):
+        refused_editing(found, STALE_LINK)
+    phone.remember(found, key)
+    return redirect(url_for("pages.match", public_id=public_id))
+
+
+@bp.app_errorhandler(matches.Damaged)
+def damaged(err: matches.Damaged):
+    """A stored match the rules refuse: 409 saying which hand and why; a phone that edits may correct that hand."""
+    message = translate(err.reason)
+    if wants_json():
+        return json_error(409, message)
+    found = matches.find(err.public_id)
+    correct_url = None
+    if found is not None and err.number is not None and phone.can_edit(found):
+        correct_url = url_for("hands.edit", public_id=found.public_id, number=err.number)
+    return render_template("error.html", status=409, message=message, correct_url=correct_url,
+                           correct_text=_("Correct hand %(n)s", n=err.number)), 409
+
+
+@bp.get("/language/<code>")
+def language(code: str):
+    """Remember the phone's language choice, then go back to where the player was."""
+    if code in LANGUAGE_NAMES:
+        session["lang"] = code
+        session.permanent = True
+    return redirect(local_path(request.args.get("next")) or url_for("pages.home"))

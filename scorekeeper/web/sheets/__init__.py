@@ -1,0 +1,1 @@
+"""Score sheets on paper: the sheet pages and PDFs, their cache, each game's sheet lines, the charts."""

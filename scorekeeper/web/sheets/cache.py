@@ -1,0 +1,108 @@
+"""Sheets kept as rendered: each PDF is made once per match version, language and build of the app.
+
+A sheet's bytes depend on what it shows (a match at one version, which every write raises, or a
+blank sheet's game and names), the language it is printed in, and the code, templates,
+stylesheet, fonts and translations that print it (the build). Kept under a tag made of all of
+these, a kept PDF never shows old totals or an old layout. The tag is also the answer's ETag, so
+a phone asking again with If-None-Match gets 304 without a read.
+
+They are kept on disk, in the instance folder: every worker of the machine shares them, and
+they outlive a worker's recycling and a restart, so one render serves every phone of a table
+whichever worker answers it. (A cache in each worker's memory would render a version once per
+worker and keep that many copies.) The folder holds at most PDF_CACHE_BYTES: the sheets served
+least recently go first; 0 keeps none. Files are written whole and renamed into place, so two
+workers never read half a sheet. Emptying the folder at any time is safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import os
+import threading
+from pathlib import Path
+
+import weasyprint
+
+from ...config import ROOT
+
+# What prints a sheet, besides the data: a change to any of these is a new build.
+BUILD_FILES = ("scorekeeper/**/*.py", "templates/sheets/*.html", "static/sheet.css", "static/fonts/*",
+               "translations/**/*.mo")
+
+
+@functools.cache
+def build() -> str:
+    """A digest of the files that print a sheet, and of the WeasyPrint that lays it out (once per process)."""
+    digest = hashlib.sha256(weasyprint.__version__.encode())
+    for pattern in BUILD_FILES:
+        for path in sorted(ROOT.glob(pattern)):
+            digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+class SheetCache:
+    """Rendered PDFs in a folder, under tags; at most budget bytes, the least recently served go first.
+
+    >>> import tempfile
+    >>> cache = SheetCache(Path(tempfile.mkdtemp()), budget=10)
+    >>> first, second = cache.tag("match", "abc", 1, "en"), cache.tag("match", "abc", 2, "en")
+    >>> cache.put(first, b"%PDF-1"), cache.get(first), cache.get(second)
+    (b'%PDF-1', b'%PDF-1', None)
+    >>> cache.put(second, b"%PDF-2"), cache.get(first)  # 12 bytes would be over the budget
+    (b'%PDF-2', None)
+    """
+
+    def __init__(self, folder: Path, budget: int):
+        self.folder = folder
+        self.budget = max(0, int(budget))
+
+    def tag(self, *identity: object) -> str:
+        """The name of a sheet: what it shows and in which language, with the build."""
+        return hashlib.sha256(repr((build(), *identity)).encode()).hexdigest()[:32]
+
+    def path(self, tag: str) -> Path:
+        return self.folder / f"{tag}.pdf"
+
+    def get(self, tag: str) -> bytes | None:
+        """The kept PDF, or None; a sheet served is the last to go."""
+        if not self.budget:
+            return None
+        try:
+            data = self.path(tag).read_bytes()
+            os.utime(self.path(tag))
+        except OSError:  # not kept, or just dropped by another worker
+            return None
+        return data
+
+    def put(self, tag: str, data: bytes) -> bytes:
+        """Keep the PDF (dropping the least recently served beyond the budget); return it."""
+        if not 0 < len(data) <= self.budget:
+            return data
+        self.folder.mkdir(parents=True, exist_ok=True)
+        partial = self.folder / f"{tag}.{os.getpid()}-{threading.get_ident()}.part"
+        partial.write_bytes(data)
+        os.replace(partial, self.path(tag))
+        self.trim(keep=self.path(tag))
+        return data
+
+    def trim(self, keep: Path | None = None) -> None:
+        """Drop the sheets served least recently until the folder is within the budget (keep stays)."""
+        kept = []
+        with os.scandir(self.folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".pdf"):
+                    with contextlib.suppress(OSError):
+                        stat = entry.stat()
+                        kept.append((entry.path == str(keep), stat.st_mtime_ns, stat.st_size, entry.path))
+        total = 0
+        for _keep, _mtime, size, path in sorted(kept, reverse=True):
+            total += size
+            if total > self.budget:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+
+    def size(self) -> int:
+        """Bytes kept now."""
+        return sum(path.stat().st_size for path in self.folder.glob("*.pdf")) if self.folder.is_dir() else 0

@@ -1,0 +1,91 @@
+"""Kozyol's printed sheet: a row per deal, the teams' card points, defeat points and tally, then the goat.
+
+A filled sheet prints each row as lines of fixed-width fields (``sheet_lines``): on the left the
+deal's number and its dealer (cut at the column's edge, as on paper), then the trump suit, each
+team's card points ("no trick" beside a team that took none), the defeat points of the team that
+lost the deal (bold, with the doubling after eggs), each team's tally, and the notes, which end
+the line. Rows go in blocks of a few, one table row each. Every number is the engine's own. A
+blank sheet is a table of empty cells to write in.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from flask_babel import get_locale, gettext as _
+from markupsafe import Markup
+
+from ...games import kozyol
+from ...games.kozyol import KozyolHand, KozyolSummary
+from .lines import fit, in_blocks, isolated, line, marked, number
+
+SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
+TICK_BOXES_UP_TO = 30  # a target up to this many defeat points gets a box per point to tick on paper
+# The numbers of the sheet's legend: who wins a deal and what the loser takes.
+LEGEND = {
+    "wins": kozyol.EGGS + 1, "light": kozyol.DEFEAT["light"], "light_from": kozyol.LIGHT_DEFEAT_FROM,
+    "light_to": kozyol.EGGS - 1, "heavy": kozyol.DEFEAT["heavy"], "heavy_to": kozyol.LIGHT_DEFEAT_FROM - 1,
+    "no_trick": kozyol.DEFEAT["no_trick"], "eggs": kozyol.EGGS,
+}
+# Columns of a line's fields: the deal's number and dealer; then the trump suit, each team's card
+# points (and "no trick"), defeat points (and "×2") and tally; the notes take the rest.
+# static/sheet.css sizes the header's columns to match (LEAD, then each field + 1 ch).
+NUMBER, DEALER = 3, 14
+LEAD = NUMBER + 1 + DEALER
+SUIT, POINTS, DEFEAT, TALLY = 7, 14, 6, 5
+BLOCK = 5  # rows per table row
+
+
+def points(hand: KozyolHand, team: int) -> str:
+    tricks = hand["entry"].get("tricks")
+    return f"{hand['entry']['points'][team]:>3}" + (f" {_('no trick')}" if tricks and tricks[team] == 0 else "")
+
+
+def defeat(hand: KozyolHand, team: int) -> Markup:
+    """The defeat points of the team that lost the deal, bold, and the doubling after eggs."""
+    if hand["loser"] != team:
+        return Markup(" " * DEFEAT)
+    doubled = f" ×{hand['multiplier']}" if hand["multiplier"] > 1 else ""
+    return marked(str(hand["defeat_points"][team]), 2, "lost") + fit(doubled, DEFEAT - 2)
+
+
+def notes(hand: KozyolHand) -> str:
+    said = []
+    if hand["eggs"]:
+        said.append(_("eggs") + ("" if get_locale().language == "ru" else " · яйца"))  # the game's own word too
+    if hand["entry"].get("last_trick"):
+        said.append(_("last trick: %(name)s", name=isolated(hand["entry"]["last_trick"])))
+    return " · ".join(said)
+
+
+def deal_line(hand: KozyolHand) -> Markup:
+    suit = SUIT_SYMBOLS.get(hand["entry"].get("trump_suit") or "", "")
+    fields = [fit(suit, SUIT, "^"), *[fit(points(hand, team), POINTS) for team in range(kozyol.TEAMS)],
+              *[defeat(hand, team) for team in range(kozyol.TEAMS)],
+              *[number(hand["totals"][team], TALLY) for team in range(kozyol.TEAMS)], notes(hand)]
+    drawn = line(fields)
+    return Markup('<span class="eggs">{}</span>').format(drawn) if hand["eggs"] else drawn
+
+
+def blocks(hands: list[KozyolHand], empty: int) -> list[dict[str, Any]]:
+    """The deals, then empty rows (taller, to write in) to go on on paper, in blocks of BLOCK."""
+    played = [(f"{number(hand['number'], NUMBER)} {hand['dealer']}", deal_line(hand)) for hand in hands]
+    to_write = [(number(row, NUMBER), Markup()) for row in range(len(hands) + 1, len(hands) + empty + 1)]
+    return in_blocks(played, BLOCK) + [{**block, "write": True} for block in in_blocks(to_write, BLOCK)]
+
+
+def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[KozyolHand],
+                 summary: KozyolSummary | None) -> dict[str, Any]:
+    """The teams as they sit, the target and the legend's numbers, also on a blank sheet; a filled one's lines.
+
+    ``blocks(empty_rows)`` gives the lines: the sheet decides how many empty rows follow the deals.
+    """
+    teams = summary["teams"] if summary else [players[team::kozyol.TEAMS] for team in range(kozyol.TEAMS)]
+    target = options.get("target", kozyol.DEFAULT_TARGET)
+    extras = {"teams": teams, "target": target, "tick_boxes": target <= TICK_BOXES_UP_TO, "legend": LEGEND}
+    if summary is not None:
+        extras["blocks"] = functools.partial(blocks, hands)
+        extras["lead_head"] = line([f"{fit('#', NUMBER, '>')} {_('Dealer')}"])
+    return extras
