@@ -19,12 +19,12 @@ from sqlalchemy import insert, select, text
 
 import seed
 from harness import ROOT  # noqa: F401  (puts the project on sys.path)
+from scorekeeper import links
 from scorekeeper.club import service as clubs
 from scorekeeper.club.engine.digest import digest
 from scorekeeper.db import db
 from scorekeeper.games import GAMES, barbu
 from scorekeeper.games.base import same_name
-from scorekeeper.match import matches
 from scorekeeper.models import ClubPlayer, ClubResult, Hand, HandChange, Match
 
 SEAT = re.compile(r'"S(\d+)"')
@@ -145,7 +145,7 @@ def bulk_matches(flask_app, club_public_id: str, roster: dict[int, str], count: 
     made = templates(rng)
     games = [game for game, tenths in MIX for _ in range(tenths)]
     tables = [seed.prepared_json(model.__table__) for model in (Match, Hand, HandChange, ClubResult)]
-    key_hash = matches.hash_key("not-a-real-key")
+    key_hash = links.hash_key("not-a-real-key")
     now = datetime.now(timezone.utc).replace(microsecond=0)
     ids = sorted(roster)
     with flask_app.app_context():

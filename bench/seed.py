@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, Column, MetaData, Table, Text, insert, text
 
 from harness import ROOT  # noqa: F401  (puts the project on sys.path)
+from scorekeeper import links
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.games import GAMES
@@ -105,7 +106,7 @@ def bulk_barbu(flask_app, count: int, batch: int = 5000, log=print) -> None:
     entries = [json.dumps(entry) for entry in entries]
     match_table, hand_table, change_table = (prepared_json(model.__table__) for model in (Match, Hand, HandChange))
     now = datetime.now(timezone.utc)
-    key_hash = matches.hash_key("not-a-real-key")
+    key_hash = links.hash_key("not-a-real-key")
     with flask_app.app_context():
         engine = db.engine
         with engine.connect() as conn:

@@ -7,7 +7,9 @@ from typing import Any
 from flask import Flask
 
 from . import cli, config, i18n, logs
+from .club import results as club_results
 from .db import db, migrate, prepare
+from .match import matches
 from .web import errors, headers, hosts, installable, rate_limits, session_cookie, slow_phones
 from .web.api import clubs as club_api, matches as api, openapi
 from .web.club import admin as club_admin, pages as club_pages
@@ -29,6 +31,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(config.ROOT / "migrations"))
     i18n.init_app(app)
+    matches.listen(app, club_results.keep)  # a club match's result row is written with each of its writes
     session_cookie.init_app(app)
     hosts.init_app(app)  # first of the hooks: nothing builds a link for a Host this server does not answer to
     for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp,

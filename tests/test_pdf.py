@@ -20,7 +20,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from conftest import bearer, create_match
-from scorekeeper import pdf
+from scorekeeper import links, pdf
 from scorekeeper.db import db
 from scorekeeper.games import barbu
 from scorekeeper.match import matches
@@ -523,8 +523,8 @@ def test_cli_exports_a_match_sheet(client, runner, tmp_path):
 def test_new_ids_never_start_with_a_dash(monkeypatch):
     """A leading "-" would read as an option on the command line; such draws are drawn again."""
     draws = iter(["-Yq3", "-Q2x", "Abc-"])
-    monkeypatch.setattr(matches.secrets, "token_urlsafe", lambda size: next(draws))
-    assert matches.new_public_id() == "Abc-"
+    monkeypatch.setattr(links.secrets, "token_urlsafe", lambda size: next(draws))
+    assert links.new_public_id() == "Abc-"
 
 
 def test_cli_takes_an_older_id_that_starts_with_a_dash_after_a_double_dash(app, client, runner, tmp_path):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.resources
 import re
-import secrets
 import time
 from datetime import date
 from typing import Any, NamedTuple
@@ -17,6 +16,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .. import links
 from ..db import db
 from ..games import GAMES, InvalidHand
 from ..games.base import N_, parse_players, refuse, same_name, typeable
@@ -76,8 +76,8 @@ def house_rules_of(raw: Any) -> dict[str, dict[str, Any]]:
 def create(name: Any, house_rules: Any = None) -> tuple[Club, str]:
     """Validate and store a new club; return it with its admin key (kept only as a hash)."""
     club_name, rules = title(name, "name"), house_rules_of(house_rules)
-    key = secrets.token_urlsafe(24)
-    club = Club(public_id=matches.new_public_id(), name=club_name, admin_key_hash=matches.hash_key(key),
+    key = links.new_key()
+    club = Club(public_id=links.new_public_id(), name=club_name, admin_key_hash=links.hash_key(key),
                 house_rules=rules, min_matches=3, version=1)
     db.session.add(club)
     db.session.commit()
@@ -86,7 +86,7 @@ def create(name: Any, house_rules: Any = None) -> tuple[Club, str]:
 
 def find(public_id: Any) -> Club | None:
     """The club with this public id, or None (ids are URL-safe tokens; anything else is unknown)."""
-    if not isinstance(public_id, str) or not matches.PUBLIC_ID.fullmatch(public_id):
+    if not links.is_public_id(public_id):
         return None
     return db.session.scalar(select(Club).where(Club.public_id == public_id))
 
@@ -109,7 +109,7 @@ _PEEK = select(_CLUBS.version, _CLUBS.admin_key_hash, *club_results.last_write(_
 
 def peek(public_id: str) -> Peek | None:
     """The club's stamp and admin key hash (None for no such club): one statement, the same stamp as stamp()."""
-    if not matches.PUBLIC_ID.fullmatch(public_id):  # ids are URL-safe tokens; anything else is unknown
+    if not links.is_public_id(public_id):  # ids are URL-safe tokens; anything else is unknown
         return None
     row = db.session.execute(_PEEK, {"public_id": public_id}).first()
     if row is None:
@@ -128,21 +128,14 @@ def must_find(public_id: Any) -> Club:
 
 def key_matches(club: Club, key: str | None) -> bool:
     """Compare an admin key with the club's stored hash in constant time."""
-    return matches.key_matches(_Hashed(club.admin_key_hash), key)
-
-
-class _Hashed:
-    """What matches.key_matches reads: the stored hash, here a club's admin key hash."""
-
-    def __init__(self, edit_key_hash: str):
-        self.edit_key_hash = edit_key_hash
+    return links.key_matches(club.admin_key_hash, key)
 
 
 def rotate_key(public_id: str) -> str:
     """Give the club a new admin key; every older admin link stops working."""
     club = must_find(public_id)
-    key = secrets.token_urlsafe(24)
-    club.admin_key_hash = matches.hash_key(key)
+    key = links.new_key()
+    club.admin_key_hash = links.hash_key(key)
     db.session.commit()
     return key
 

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import random
-import re
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from cachetools import LRUCache, cached
+from flask import Flask, current_app
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..club import results as club_results
+from .. import links
 from ..db import db
 from ..games import GAMES, InvalidHand, Reason
 from ..games.base import N_, Entry, Replay, parse_players, refuse
@@ -63,27 +61,25 @@ class LaterHandRefused(InvalidHand):
         super().__init__([(name, reason) for name, _ in err.errors[:1]])
 
 
-def new_public_id() -> str:
-    """An unguessable id for a link: 16 random bytes, URL-safe, never starting with "-".
-
-    An id that starts with "-" reads as an option on a command line (`flask sheet -Yx…`),
-    so such draws (one in 64) are drawn again, which costs the id less than 0.03 of its 128 bits.
-    """
-    while (public_id := secrets.token_urlsafe(16)).startswith("-"):
-        pass
-    return public_id
+# Told of every write to a match, in the write's own transaction, after the match is flushed: a club
+# keeps its result row this way (create_app registers it), so the match core never names the club.
+Listener = Callable[[Match, Replay, bool], None]
+LISTENERS = "match_writes"
 
 
-def hash_key(key: str) -> str:
-    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+def listen(app: Flask, listener: Listener) -> None:
+    """Have listener(match, replay, first) called on every write to a match of this app (first: its creation)."""
+    app.extensions.setdefault(LISTENERS, []).append(listener)
+
+
+def announce(match: Match, played: Replay, first: bool = False) -> None:
+    for listener in current_app.extensions.get(LISTENERS, ()):
+        listener(match, played, first)
 
 
 def key_matches(match: Match | Peek, key: str | None) -> bool:
-    """Compare an edit key with the stored hash in constant time."""
-    return bool(key) and hmac.compare_digest(hash_key(key), match.edit_key_hash)
-
-
-PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+    """Whether key is the match's edit key."""
+    return links.key_matches(match.edit_key_hash, key)
 
 
 # Built once: pages, polls and writes look a match up many times a second; only the id changes.
@@ -102,7 +98,7 @@ class Peek(NamedTuple):
 
 def find(public_id: str) -> Match | None:
     """The match with this public id, or None (ids are URL-safe tokens; anything else is unknown)."""
-    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
+    if not links.is_public_id(public_id):
         return None
     return db.session.scalar(_FIND, {"public_id": public_id})
 
@@ -115,7 +111,7 @@ def peek(public_id: str) -> Peek | None:
     pooled driver connection, with the SQL compiled once for the database in use. Profiled, this
     halves the cost of a poll answered 304.
     """
-    if not isinstance(public_id, str) or not PUBLIC_ID.fullmatch(public_id):
+    if not links.is_public_id(public_id):
         return None
     sql, positional = _compiled_peek_sql(db.engine.dialect)
     connection = db.engine.raw_connection()
@@ -183,13 +179,13 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         except InvalidHand as err:
             raise InvalidHand([(f"hands.{number}", Reason(
                 N_("Hand {number} breaks a rule: {reason}"), {"number": number, "reason": err.reason}))]) from err
-    key = secrets.token_urlsafe(24)
+    key = links.new_key()
     match = Match(
-        public_id=new_public_id(),
+        public_id=links.new_public_id(),
         game=game.slug,
         players=names,
         options=parsed,
-        edit_key_hash=hash_key(key),
+        edit_key_hash=links.hash_key(key),
         language=language,
         hands=[Hand(number=hand["number"], entry=hand["entry"]) for hand in played.hands],
         club_id=club_id,
@@ -199,7 +195,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
     db.session.flush()
     for hand in played.hands:
         _log(match, hand["number"], "record", None, hand["entry"], source)
-    club_results.keep(match, played, first=True)
+    announce(match, played, first=True)
     db.session.commit()
     return match, key
 
@@ -248,15 +244,15 @@ def cached_replay(match: Match) -> Replay:
 def _commit(match: Match, once: Pending | None = None, played: Replay | None = None, number: int = 0) -> None:
     """Raise the match version and commit, or raise Conflict when another write got there first.
 
-    With a key (once), the write's receipt is committed with it; a club match's result row is too.
+    With a key (once), the write's receipt is committed with it; so is what the listeners write.
     """
     match.updated_at = utcnow()
     try:
-        if played is not None and (once is not None or match.club_id is not None):
-            db.session.flush()  # the receipt and the club's row name the version this write makes
+        if played is not None:
+            db.session.flush()  # the receipt and the listeners' rows name the version this write makes
             if once is not None:
                 receipts.keep(match, once, played, number)
-            club_results.keep(match, played)
+            announce(match, played)
         db.session.commit()
     except (IntegrityError, StaleDataError, OperationalError) as err:
         db.session.rollback()
@@ -363,8 +359,8 @@ def undo(public_id: str, number: int, source: str = "", once: Pending | None = N
 def rotate_key(public_id: str) -> str:
     """Give the match a new edit key; every older edit link stops working."""
     match = _must_find(public_id)
-    key = secrets.token_urlsafe(24)
-    match.edit_key_hash = hash_key(key)
+    key = links.new_key()
+    match.edit_key_hash = links.hash_key(key)
     _commit(match)
     return key
 
