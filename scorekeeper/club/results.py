@@ -16,7 +16,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ..db import db
 from ..games.base import Replay
-from ..models import Club, ClubPlayer, ClubResult, Match, Season
+from ..models import Club, ClubPlayer, ClubResult, Evening, Match, Season
 from .engine.digest import Played, digest
 
 UPSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
@@ -144,3 +144,21 @@ def played(club: Club, season: Season | None, game: str | None = None) -> list[P
         seats = [now.get(seat, seat) for seat in kept["seats"]]
         out.append(Played(public_id, day, {**kept, "seats": seats}))
     return out
+
+
+def finished_results(club: Club, season: Season | None) -> list[tuple[Match, ClubResult]]:
+    """The season's finished club matches with their result rows, in the order they were played."""
+    query = in_season(select(Match, ClubResult).join(ClubResult, ClubResult.match_id == Match.id)
+                      .where(ClubResult.club_id == club.id, ClubResult.digest.is_not(None)), season)
+    return [(match, result) for match, result in db.session.execute(query.order_by(ClubResult.day, Match.id))]
+
+
+def evening_names(club: Club) -> dict[date, str]:
+    """The names the club gave its evenings, by day."""
+    return dict(db.session.execute(select(Evening.day, Evening.name).where(Evening.club_id == club.id)).all())
+
+
+def club_of(match: Match) -> Club | None:
+    """The club a match was started from, or None for a casual match."""
+    club_id = getattr(match, "club_id", None)
+    return db.session.get(Club, club_id) if club_id is not None else None

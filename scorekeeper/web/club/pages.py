@@ -13,14 +13,12 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from flask_babel import get_locale, gettext as _
 
 from ...club import figures as club_figures, service as clubs
-from ...club.results import stamp
+from ...club.results import club_of, stamp
 from ...club.roster import row_id
-from ...db import db
 from ...games import GAMES, InvalidHand
 from ...games.base import N_, NAME_MAX
 from ...i18n import translate
 from ...match import matches
-from ...models import Club
 from ...render_slots import Busy
 from ..games.registry import GAME_PAGES
 from ..match import phone
@@ -115,12 +113,6 @@ DOWNLOADS = [(N_("Standings as CSV"), "club_api.standings_csv"), (N_("Matches as
 def downloads(club: Any, season_id: int | None) -> list[tuple[str, str]]:
     """The season's CSV downloads, as (label, address)."""
     return [(_(label), url_for(endpoint, club_id=club.public_id, season=season_id)) for label, endpoint in DOWNLOADS]
-
-
-def club_of(match: Any) -> Any:
-    """The club a match was started from, or None."""
-    club_id = getattr(match, "club_id", None)
-    return db.session.get(Club, club_id) if club_id is not None else None
 
 
 def season_of(club: Any, raw: str | None) -> Any:

@@ -15,13 +15,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from flask import Response, url_for
-from sqlalchemy import select
 
 from ...club.figures import names as names_of, view
-from ...club.results import day_of, in_season, resolver, zone_of
-from ...db import db
+from ...club.results import day_of, evening_names, finished_results, resolver, zone_of
 from ...match import matches
-from ...models import Club, ClubResult, Evening, Match, Season
+from ...models import Club, Match, Season
 
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
@@ -71,26 +69,15 @@ def club_file(club: Club, season: Season | None, what: str) -> str:
     return "-".join([slug(club.name), slug(season.name) if season else "all-time", what]) + ".csv"
 
 
-def _results(club: Club, season: Season | None) -> list[tuple[Match, Any]]:
-    """The season's finished club matches with their result rows, in the order they were played."""
-    query = in_season(select(Match, ClubResult).join(ClubResult, ClubResult.match_id == Match.id)
-                      .where(ClubResult.club_id == club.id, ClubResult.digest.is_not(None)), season)
-    return list(db.session.execute(query.order_by(ClubResult.day, Match.id)))
-
-
-def _evenings(club: Club) -> dict[Any, str]:
-    return dict(db.session.execute(select(Evening.day, Evening.name).where(Evening.club_id == club.id)).all())
-
-
 MATCH_HEADER = ["day", "evening", "game", "match", "hands", "seat", "player_id", "player", "total", "place", "winner"]
 
 
 def club_matches(club: Club, season: Season | None) -> Response:
     """Every finished match of the season: one row per seat, with its total and finishing place."""
-    evenings, now = _evenings(club), resolver(club)
+    evenings, now = evening_names(club), resolver(club)
     names = names_of(club)
     rows = []
-    for match, result in _results(club, season):
+    for match, result in finished_results(club, season):
         made = result.digest
         for seat, name in enumerate(match.players):
             player = now.get(made["seats"][seat], made["seats"][seat])
@@ -119,7 +106,7 @@ def hand_rows(match: Match, day: str) -> list[list[Any]]:
 
 def club_hands(club: Club, season: Season | None) -> Response:
     """Every hand of the season's finished matches, one row per player."""
-    rows = [row for match, result in _results(club, season) for row in hand_rows(match, result.day.isoformat())]
+    rows = [row for match, result in finished_results(club, season) for row in hand_rows(match, result.day.isoformat())]
     return spreadsheet(club_file(club, season, "hands"), HAND_HEADER, rows)
 
 
