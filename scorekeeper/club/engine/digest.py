@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...games import GAMES
 from ...games.base import Replay, ranking
 
 KOZYOL_TEAMS = 2
@@ -125,3 +126,4 @@ def _hearts(replay: Any, seat: dict[str, int]) -> dict[str, Any]:
 
 
 _EXTRAS = {"barbu": _barbu, "kozyol": _kozyol, "hearts": _hearts}
+assert set(_EXTRAS) == set(GAMES), "every game of the engine has its digest, and only those"

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ...games import GAMES
 from .digest import Played
 
 Figures = dict[str, float | int]
@@ -109,6 +110,7 @@ RANKING = {
     "kozyol": Ranking(4, _kozyol, _kozyol_figures, lambda f: (f["goats_per_match"], -f["deals_won"])),
     "hearts": Ranking(3, _hearts, _hearts_figures, lambda f: (-f["wins"], f["average_place"])),
 }
+assert set(RANKING) == set(GAMES), "every game of the engine has its season table, and only those"
 
 
 class Tally:

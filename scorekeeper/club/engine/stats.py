@@ -10,11 +10,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from ...games import GAMES
 from ...games.barbu import CONTRACTS
 from .digest import Played
 from .standings import deals_won, of_game, team_of
-
-GAMES = ("barbu", "kozyol", "hearts")
 
 
 def average(total: float, count: int) -> float | None:
@@ -100,6 +99,7 @@ def hearts_stats(played: list[Played], player: int) -> dict[str, Any]:
 STATS: dict[str, Callable[[list[Played], int], dict[str, Any]]] = {
     "barbu": barbu_stats, "kozyol": kozyol_stats, "hearts": hearts_stats,
 }
+assert set(STATS) == set(GAMES), "every game of the engine has its player statistics, and only those"
 
 
 def player_stats(game: str, played: list[Played], player: int) -> dict[str, Any]:

@@ -113,7 +113,7 @@ def ranking(public_id: str):
                    _("Saved: the standings rank players from that many matches."))
 
 
-@bp.post("/admin/rules/<any(barbu, kozyol, hearts):game>")
+@bp.post(f"/admin/rules/<any({', '.join(GAMES)}):game>")
 def house_rules(public_id: str, game: str):
     form = rules_form(game, request.form, None)
     return handled(public_id, game, form, lambda club: save_rules(club, game, form.options()),

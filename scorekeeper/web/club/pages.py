@@ -42,6 +42,7 @@ COLUMNS = {
               ("goats_with_eggs", N_("Goats with eggs")), ("deals_won", N_("Deals won"))],
     "hearts": [("wins", N_("Wins")), ("average_place", N_("Average place"))],
 }
+assert set(COLUMNS) == set(GAMES), "every game of the engine has its standings columns, and only those"
 
 
 @bp.app_template_filter("figure")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ...games import barbu, hearts, kozyol
+from ...games import GAMES, barbu, hearts, kozyol
 from ...games.base import N_, Reason
 from ..forms import RANK_LETTERS
 from ..games.kozyol import RANK_NAMES
@@ -146,3 +146,4 @@ def hearts_page(players: list[str], options: Mapping[str, Any], named: bool) -> 
 PAGES: dict[str, Callable[[list[str], Mapping[str, Any], bool], dict[str, Any]]] = {
     "barbu": barbu_page, "kozyol": kozyol_page, "hearts": hearts_page,
 }
+assert set(PAGES) == set(GAMES), "every game of the engine has its rules tables, and only those"
