@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
+from werkzeug.serving import WSGIRequestHandler, make_server
 
 from scorekeeper.app import create_app
 from scorekeeper.db import db
@@ -52,6 +52,50 @@ def app_config(database_url: str) -> dict[str, Any]:
             "RATELIMIT_ENABLED": False}
 
 
+class Answer:
+    """An answer of the app that is closed once, whoever closes it first."""
+
+    current = threading.local()  # the answer of the request this server thread is serving
+
+    def __init__(self, iterable: Any) -> None:
+        self.iterable, self.closed = iterable, False
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.iterable)
+
+    def close(self) -> None:
+        if not self.closed and hasattr(self.iterable, "close"):
+            self.iterable.close()
+        self.closed = True
+
+
+class ClosingHandler(WSGIRequestHandler):
+    """Werkzeug's handler, closing the answer even when the phone hung up before reading all of it.
+
+    Werkzeug drains a dropped connection before it closes the answer, and skips the close when that
+    read fails (connection reset): a static file stays open, and its ResourceWarning fails a test. A
+    page that loads a dozen modules is often mid-answer when its browser closes.
+    """
+
+    def run_wsgi(self) -> None:
+        Answer.current.answer = None
+        try:
+            super().run_wsgi()
+        finally:
+            if Answer.current.answer is not None:
+                Answer.current.answer.close()
+
+
+def closing(app: Any) -> Callable[..., Answer]:
+    """The app, its answers kept where ClosingHandler finds them."""
+
+    def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Answer:
+        Answer.current.answer = Answer(app(environ, start_response))
+        return Answer.current.answer
+
+    return serve
+
+
 @pytest.fixture
 def live_server(database_url: str) -> Iterator[str]:
     """The app on a free local port, in a thread, on this test's database; yields its base URL."""
@@ -59,7 +103,7 @@ def live_server(database_url: str) -> Iterator[str]:
     requests = logging.getLogger("werkzeug")
     level = requests.level
     requests.setLevel(logging.WARNING)  # no line per request in a failure's report
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, closing(app), threaded=True, request_handler=ClosingHandler)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
