@@ -14,6 +14,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
 import setup_system
+from databases import FILE_NAME, PostgresServer, PostgresTemplate, SQLiteTemplate, Template
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.i18n import compile_catalogs
@@ -29,7 +30,7 @@ REDIS_URL = os.environ.get("SCOREKEEPER_TEST_REDIS_URL", "")
 
 
 def reset_postgres(url: str) -> None:
-    """Give each test an empty database: drop and recreate the public schema."""
+    """Empty a database that servers share: drop and recreate the public schema."""
     engine = create_engine(url, poolclass=NullPool)
     with engine.begin() as connection:
         connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
@@ -37,13 +38,37 @@ def reset_postgres(url: str) -> None:
     engine.dispose()
 
 
-@pytest.fixture
-def database_url(tmp_path) -> str:
-    """A fresh, real database for one test: a SQLite file, or the PostgreSQL test database emptied."""
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """The server of the PostgreSQL test database (SCOREKEEPER_TEST_DATABASE_URL)."""
+    server = PostgresServer(POSTGRES_URL)
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def template(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Template]:
+    """The schema migrated once for the whole run; each test's database is a copy of it."""
     if POSTGRES_URL:
-        reset_postgres(POSTGRES_URL)
-        return POSTGRES_URL
-    return f"sqlite:///{tmp_path / 'scorekeeper.sqlite'}"
+        made: Template = PostgresTemplate(request.getfixturevalue("postgres"))
+    else:
+        made = SQLiteTemplate(tmp_path_factory.mktemp("template"))
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def database_url(template: Template, tmp_path) -> str:
+    """A fresh, real database for one test at the newest schema: a SQLite file, or the PostgreSQL test database."""
+    return template.copy(tmp_path)
+
+
+@pytest.fixture
+def empty_database_url(request: pytest.FixtureRequest, tmp_path) -> str:
+    """A fresh database with no tables at all, for the tests that run the migrations themselves."""
+    if POSTGRES_URL:
+        return request.getfixturevalue("postgres").empty()
+    return f"sqlite:///{tmp_path / FILE_NAME}"
 
 
 def pytest_sessionstart(session) -> None:
@@ -83,12 +108,12 @@ def redis_url() -> Iterator[str]:
 
 @pytest.fixture
 def app(database_url: str) -> Iterator[Flask]:
-    # The schema is built by the migrations, as on a real install.
+    # The schema was built by the migrations, as on a real install: database_url is a copy of it.
     app = create_app({
         "TESTING": True,
         "SECRET_KEY": "test-secret",
         "SQLALCHEMY_DATABASE_URI": database_url,
-        "MIGRATE_ON_START": True,
+        "MIGRATE_ON_START": False,
         "RATELIMIT_ENABLED": False,  # tests make matches faster than any table; test_rate_limits.py turns them on
         # Every PDF asked for is rendered, and waits as long as it takes: test_sheet_renders.py tests both.
         "PDF_CACHE_BYTES": 0,

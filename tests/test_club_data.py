@@ -56,8 +56,8 @@ def standing(club: Any, season: Any = None) -> dict[str, dict[str, Any]]:
 # -- the migration ------------------------------------------------------------------------------------
 
 
-def test_the_migration_carries_matches_made_before_clubs_over_untouched(database_url: str):
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": database_url,
+def test_the_migration_carries_matches_made_before_clubs_over_untouched(empty_database_url: str):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": empty_database_url,
                       "MIGRATE_ON_START": False, "RATELIMIT_ENABLED": False})
     with app.app_context():
         upgrade(revision=BEFORE_CLUBS)

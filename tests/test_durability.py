@@ -373,8 +373,8 @@ def current_revision(app: Flask) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
-def test_upgrading_from_the_first_revision_keeps_every_match_and_hand(database_url):
-    app = bare_app(database_url)
+def test_upgrading_from_the_first_revision_keeps_every_match_and_hand(empty_database_url):
+    app = bare_app(empty_database_url)
     with app.app_context():
         flask_migrate.upgrade(revision=FIRST_REVISION)
     assert current_revision(app) == FIRST_REVISION
@@ -431,8 +431,8 @@ def test_upgrading_from_the_first_revision_keeps_every_match_and_hand(database_u
         db.engine.dispose()
 
 
-def test_the_migrated_schema_matches_the_models(database_url):
-    app = bare_app(database_url)
+def test_the_migrated_schema_matches_the_models(empty_database_url):
+    app = bare_app(empty_database_url)
     with app.app_context():
         flask_migrate.upgrade()
         with db.engine.connect() as connection:
