@@ -10,6 +10,7 @@ import pytest
 from flask.sessions import SecureCookieSessionInterface
 
 from conftest import bearer, create_match, csrf_token
+from scorekeeper.db import db
 
 FORM_KEY = re.compile(r'href="(/c/[^"/]+/join/[^"]+)"')
 
@@ -129,9 +130,15 @@ def test_a_cookie_made_with_another_secret_is_a_new_session(client, app, databas
 
     match = create_match(client)
     client.get(f"/m/{match['id']}/join?key={match['edit_key']}")
-    other = create_app({**app.config, "SECRET_KEY": "another secret", "TESTING": True}).test_client()
+    made = create_app({**app.config, "SECRET_KEY": "another secret", "TESTING": True})
+    other = made.test_client()
     other.set_cookie("session", cookie_of(client))
-    assert other.get(f"/m/{match['id']}/hands/new").status_code == 403
+    try:
+        assert other.get(f"/m/{match['id']}/hands/new").status_code == 403
+    finally:
+        with made.app_context():  # its connection closes now, not whenever it is collected
+            db.session.remove()
+            db.engine.dispose()
 
 
 def test_the_form_token_still_checks_with_a_sealed_cookie(client):
