@@ -7,14 +7,15 @@ fewer matches than the club's minimum are listed unranked at the end.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
-from ...games import GAMES
-from .digest import Played
+from .base import Digest, Figures, Played, Ranking, of_game
+from .kozyol import KozyolDigest, deals_won, team_of
+from .registry import FIGURES
 
-Figures = dict[str, float | int]
+__all__ = ["RANKING", "PairTally", "Partnership", "Ranking", "Standing", "Tally", "deals_won", "of_game",
+           "partnerships", "standings", "team_of"]
 
 
 @dataclass(frozen=True)
@@ -40,77 +41,7 @@ class Partnership:
     deals_won: int
 
 
-def of_game(game: str, played: Iterable[Played]) -> Iterator[dict[str, Any]]:
-    """The digests of one game's matches."""
-    return (p.digest for p in played if p.digest.get("game") == game)
-
-
-def team_of(made: dict[str, Any], seat: int) -> int:
-    """The Kozyol team (0 or 1) of a seat."""
-    return 0 if seat in made["teams"][0] else 1
-
-
-def deals_won(made: dict[str, Any], team: int) -> int:
-    """Kozyol deals that the other team lost (eggs are nobody's).
-
-    >>> deals_won({"deals": [1, None, 0, 1]}, 0), deals_won({"deals": [1, None, 0, 1]}, 1)
-    (2, 1)
-    """
-    return sum(1 for loser in made["deals"] if loser is not None and loser != team)
-
-
-def _barbu(made: dict[str, Any], add: Callable[[int, tuple[int, ...]], None]) -> None:
-    winners = made["winners"]
-    for seat, (player, total) in enumerate(zip(made["seats"], made["totals"])):
-        add(player, (total, seat in winners))
-
-
-def _kozyol(made: dict[str, Any], add: Callable[[int, tuple[int, ...]], None]) -> None:
-    deals, eggs = len(made["deals"]), int(made["goat_with_eggs"])
-    for team, members in enumerate(made["teams"]):
-        goat = int(made["goat"] == team)
-        line = (goat, goat * eggs, deals_won(made, team), deals)
-        for seat in members:
-            add(made["seats"][seat], line)
-
-
-def _hearts(made: dict[str, Any], add: Callable[[int, tuple[int, ...]], None]) -> None:
-    for player, place, total in zip(made["seats"], made["places"], made["totals"]):
-        add(player, (place == 1, place, total))
-
-
-def _barbu_figures(sums: list[int], matches: int) -> Figures:
-    total, wins = sums
-    return {"average": total / matches, "total": total, "wins": wins}
-
-
-def _kozyol_figures(sums: list[int], matches: int) -> Figures:
-    goats, with_eggs, won, deals = sums
-    return {"goats": goats, "goats_with_eggs": with_eggs, "deals_won": won, "deals": deals,
-            "goats_per_match": goats / matches}
-
-
-def _hearts_figures(sums: list[int], matches: int) -> Figures:
-    wins, places, total = sums
-    return {"wins": wins, "average_place": places / matches, "average": total / matches}
-
-
-@dataclass(frozen=True)
-class Ranking:
-    """How a game's table is made: what each match adds per player, the figures, the order (smaller first)."""
-
-    columns: int
-    add_match: Callable[[dict[str, Any], Callable[[int, tuple[int, ...]], None]], None]
-    figures: Callable[[list[int], int], Figures]
-    key: Callable[[Figures], tuple[float, ...]]
-
-
-RANKING = {
-    "barbu": Ranking(2, _barbu, _barbu_figures, lambda f: (-f["average"], -f["total"])),
-    "kozyol": Ranking(4, _kozyol, _kozyol_figures, lambda f: (f["goats_per_match"], -f["deals_won"])),
-    "hearts": Ranking(3, _hearts, _hearts_figures, lambda f: (-f["wins"], f["average_place"])),
-}
-assert set(RANKING) == set(GAMES), "every game of the engine has its season table, and only those"
+RANKING: dict[str, Ranking] = {slug: figures.ranking for slug, figures in FIGURES.items()}  # per game, as the registry
 
 
 class Tally:
@@ -122,12 +53,12 @@ class Tally:
     """
 
     def __init__(self, game: str) -> None:
-        self.ranking = RANKING[game]
+        self.ranking = FIGURES[game].ranking
         self.game = game
         self.sums: dict[int, list[int]] = {}
         self.matches: dict[int, int] = {}
 
-    def add(self, made: dict[str, Any], times: int = 1) -> None:
+    def add(self, made: Digest, times: int = 1) -> None:
         """Count one match's digest (times -1 takes it away again)."""
         def add(player: int, line: tuple[int, ...]) -> None:
             count = self.matches.get(player, 0) + times
@@ -142,7 +73,7 @@ class Tally:
         if made.get("game") == self.game:
             self.ranking.add_match(made, add)
 
-    def remove(self, made: dict[str, Any]) -> None:
+    def remove(self, made: Digest) -> None:
         """Take away a match counted before."""
         self.add(made, -1)
 
@@ -177,10 +108,11 @@ class PairTally:
     def __init__(self) -> None:
         self.counts: dict[tuple[int, int], list[int]] = {}
 
-    def add(self, made: dict[str, Any], times: int = 1) -> None:
+    def add(self, digest: Digest, times: int = 1) -> None:
         """Count one match's two partnerships (times -1 takes them away again); other games pass."""
-        if made.get("game") != "kozyol":
+        if digest.get("game") != "kozyol":
             return
+        made = cast(KozyolDigest, digest)
         for team, (first, second) in enumerate(made["teams"]):
             pair = (min(made["seats"][first], made["seats"][second]), max(made["seats"][first], made["seats"][second]))
             goat = int(made["goat"] == team)
@@ -191,7 +123,7 @@ class PairTally:
             if counts[0] == 0:
                 del self.counts[pair]
 
-    def remove(self, made: dict[str, Any]) -> None:
+    def remove(self, made: Digest) -> None:
         """Take away a match counted before."""
         self.add(made, -1)
 
