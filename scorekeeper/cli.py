@@ -14,9 +14,10 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from werkzeug.datastructures import MultiDict
 
-from .games import GAMES, InvalidHand
+from .games import GAMES
 from .match import matches
 from .pdf import render_pdf
+from .refusals import Refusal
 from .web.sheets import views as sheets  # the same template and context as the sheet's page
 
 
@@ -49,7 +50,7 @@ def sheet(match_id: str | None, game: str | None, players: str, seats: str, outp
                 template, context = sheets.blank(game, MultiDict({"players": players, "seats": seats}))
                 data = render_pdf(template, **context)
                 name = f"{game}-sheet.pdf"
-        except InvalidHand as err:
+        except Refusal as err:
             raise click.ClickException(str(err)) from None
     if output is not None and str(output) == "-":
         click.get_binary_stream("stdout").write(data)

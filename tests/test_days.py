@@ -17,8 +17,8 @@ from sqlalchemy import func, select
 from conftest import bearer, error_of
 from scorekeeper.club import service as clubs
 from scorekeeper.db import db
-from scorekeeper.games import InvalidHand
 from scorekeeper.models import Evening, Season
+from scorekeeper.refusals import Refusal
 from test_club_pages import admin_post, new_club, reasons
 
 API = "/api/v1"
@@ -44,7 +44,7 @@ def count(app: Flask, model) -> int:
 
 @pytest.mark.parametrize("raw", NOT_DAYS)
 def test_only_year_month_day_is_a_day(raw: str):
-    with pytest.raises(InvalidHand) as refused:
+    with pytest.raises(Refusal) as refused:
         clubs.as_day(raw, "starts")
     assert refused.value.fields == {"starts": REASON}
 

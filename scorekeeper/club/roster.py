@@ -13,10 +13,10 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
-from ..games import InvalidHand
-from ..games.base import N_, parse_players, refuse, same_name
+from ..games.base import N_, parse_players, same_name
 from ..match import matches
 from ..models import Club, ClubPlayer, Match
+from ..refusals import Refusal, refuse
 from .results import resolver
 
 ID_LIMIT = 2**31  # row ids are 32-bit integers: a larger number names no row (and PostgreSQL refuses to look)
@@ -28,8 +28,8 @@ def name_of(raw: Any, field: str = "name") -> str:
         raise refuse(field, N_("Every player needs a name."))
     try:
         return parse_players([raw], 1, 1)[0]
-    except InvalidHand as err:
-        raise InvalidHand([(field, reason) for _, reason in err.errors]) from err
+    except Refusal as err:
+        raise Refusal([(field, reason) for _, reason in err.errors]) from err
 
 
 def roster(club: Club) -> list[ClubPlayer]:

@@ -18,10 +18,11 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import links
 from ..db import db
-from ..games import GAMES, InvalidHand
-from ..games.base import N_, parse_players, refuse, same_name, typeable
+from ..games import GAMES
+from ..games.base import N_, parse_players, same_name, typeable
 from ..match import matches
 from ..models import Club, ClubPlayer, ClubResult, Evening, Match, Season
+from ..refusals import Refusal, refuse
 from . import results as club_results
 from .figures import ClubView, GameView, head_to_head, player_view, view
 from .results import in_season, played
@@ -67,8 +68,8 @@ def house_rules_of(raw: Any) -> dict[str, dict[str, Any]]:
         seats = [str(seat) for seat in range(1, game.min_players + 1)]
         try:
             parsed = game.parse_options(seats, options, None)
-        except InvalidHand as err:
-            raise InvalidHand([(f"house_rules.{slug}.{name}", reason) for name, reason in err.errors]) from err
+        except Refusal as err:
+            raise Refusal([(f"house_rules.{slug}.{name}", reason) for name, reason in err.errors]) from err
         rules[slug] = {name: value for name, value in parsed.items() if name not in SEAT_OPTIONS}
     return rules
 
@@ -326,7 +327,7 @@ def start_match(club: Club, game: Any, names: Any, options: Any = None, language
             if attempt == ATTEMPTS - 1:
                 raise matches.Conflict(N_("Someone else changed this club at the same moment; look again and retry.")) from None
             time.sleep(0.01 * (attempt + 1))
-        except InvalidHand:
+        except Refusal:
             db.session.rollback()
             raise
     raise AssertionError("unreachable")

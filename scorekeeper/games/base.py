@@ -10,8 +10,10 @@ from __future__ import annotations
 import random
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
+
+from ..refusals import Reason, Refusal
 
 NAME_MAX = 40
 SUITS = ("spades", "hearts", "diamonds", "clubs")
@@ -22,51 +24,15 @@ def N_(text: str) -> str:
     return text
 
 
-@dataclass(frozen=True)
-class Reason:
-    """One reason a player understands: a template and the values that fill it."""
-
-    text: str
-    params: Mapping[str, Any] = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        return self.text.format(**self.params)
-
-
-class InvalidHand(ValueError):
-    """An entry (or options) that breaks a rule, with (field, reason) pairs.
+class InvalidHand(Refusal):
+    """An entry (or options) that breaks a rule of the game, with (field, reason) pairs.
 
     >>> err = InvalidHand([("tricks", Reason("{n} left", {"n": 2}))])
     >>> err.fields, str(err)
     ({'tricks': '2 left'}, '2 left')
+    >>> isinstance(err, Refusal)
+    True
     """
-
-    def __init__(self, errors: Iterable[tuple[str, Reason | str]]):
-        self.errors: list[tuple[str, Reason]] = [
-            (name, reason if isinstance(reason, Reason) else Reason(reason)) for name, reason in errors
-        ]
-        super().__init__(str(self.errors[0][1]) if self.errors else "invalid entry")
-
-    def by_field(self, say: Callable[[Reason], str] = str) -> dict[str, str]:
-        """Field -> reason (the first per field), worded by say: English here, translated by the web.
-
-        >>> InvalidHand([("a", Reason("one")), ("a", Reason("two")), ("b", "three")]).by_field()
-        {'a': 'one', 'b': 'three'}
-        """
-        out: dict[str, str] = {}
-        for name, reason in self.errors:
-            if name not in out:
-                out[name] = say(reason)
-        return out
-
-    @property
-    def fields(self) -> dict[str, str]:
-        """Field -> reason in English, the first reason per field."""
-        return self.by_field()
-
-    @property
-    def reason(self) -> Reason:
-        return self.errors[0][1]
 
 
 def refuse(field_name: str, text: str, **params: Any) -> InvalidHand:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..games.base import N_, refuse
+from ..games.base import N_
 from ..models import Match, utcnow
+from ..refusals import refuse
 from . import matches
 
 FORMAT = "scorekeeper-match"

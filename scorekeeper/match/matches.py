@@ -19,9 +19,10 @@ from sqlalchemy.orm.exc import StaleDataError
 from .. import links
 from ..db import db
 from ..games import GAMES, InvalidHand, Reason
-from ..games.base import N_, Entry, Replay, parse_players, refuse
+from ..games.base import N_, Entry, Replay, parse_players
 from ..i18n import LANGUAGES
 from ..models import Hand, HandChange, Match, utcnow
+from ..refusals import Refusal, refuse
 from . import receipts
 from .receipts import Pending
 
@@ -42,7 +43,7 @@ class Damaged(Exception):
     ``number`` is the first hand refused, or None when the match itself is (its game, players or options).
     """
 
-    def __init__(self, match: Match, number: int | None, err: InvalidHand):
+    def __init__(self, match: Match, number: int | None, err: Refusal):
         self.public_id, self.number = match.public_id, number
         if number is None:
             self.reason = Reason(N_("This match, as stored, breaks a rule: {reason}"), {"reason": err.reason})
@@ -211,7 +212,7 @@ def replay(match: Match, entries: list[Entry] | None = None) -> Replay:
         if game is None:
             raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
         played = game.new_replay(parse_players(match.players, game.min_players, game.max_players), match.options)
-    except InvalidHand as err:
+    except Refusal as err:
         raise Damaged(match, None, err) from err
     for number, entry in enumerate(entries if entries is not None else entries_of(match), 1):
         try:
@@ -269,7 +270,7 @@ def _at_most_once(public_id: str, once: Pending | None) -> Iterator[None]:
     """
     try:
         yield
-    except (Conflict, InvalidHand, NotFound):
+    except (Conflict, Refusal, NotFound):
         if once is not None:
             db.session.rollback()
             match = find(public_id)

@@ -21,8 +21,9 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 
 from ..db import db
-from ..games.base import N_, Replay, refuse
+from ..games.base import N_, Replay
 from ..models import Match, Receipt
+from ..refusals import refuse
 
 KEY_MAX = 128
 KEY = re.compile(rf"[\x21-\x7e]{{1,{KEY_MAX}}}")  # visible ASCII: UUIDs, base64url tokens

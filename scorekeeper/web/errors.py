@@ -8,11 +8,11 @@ from flask import Flask, Response, abort, jsonify, make_response, render_templat
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from ..games import InvalidHand
 from ..games.base import N_
 from ..i18n import translate
 from ..match import matches
 from ..models import Match
+from ..refusals import Refusal
 
 MESSAGES = {
     400: N_("That request could not be read."),
@@ -49,7 +49,7 @@ def refused_editing(match: Match, message: str) -> NoReturn:
     abort(error_page(403, _(message), watch_url=url_for("pages.match", public_id=match.public_id)))
 
 
-def reasons(err: InvalidHand) -> dict[str, str]:
+def reasons(err: Refusal) -> dict[str, str]:
     """Field -> the first reason for it, in the player's language."""
     return err.by_field(translate)
 

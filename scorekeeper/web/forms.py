@@ -12,8 +12,9 @@ from wtforms.csrf.session import SessionCSRF
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import ValidationError
 
-from ..games import GAMES, InvalidHand
+from ..games import GAMES
 from ..i18n import LANGUAGE_NAMES, translate
+from ..refusals import Refusal
 
 # The suits and the court cards as the table names them (notes on a hand; the entry keeps the slug).
 SUIT_NAMES = {"spades": _l("♠ Spades"), "hearts": _l("♥ Hearts"), "diamonds": _l("♦ Diamonds"),
@@ -41,7 +42,7 @@ class TableForm(Form):
     # Engine fields whose reason the template shows beside the field; others go in the banner.
     shown_fields: frozenset[str] = frozenset()
 
-    def refuse(self, err: InvalidHand) -> None:
+    def refuse(self, err: Refusal) -> None:
         """Copy an engine refusal onto the form: reasons beside their fields."""
         for name, reason in err.by_field(translate).items():
             self.reasons.setdefault(name, reason)

@@ -15,17 +15,18 @@ from flask_babel import gettext as _
 
 from ...club import figures as club_figures, service as clubs
 from ...club.roster import player_of, row_id
-from ...games import GAMES, InvalidHand
-from ...games.base import N_, refuse
+from ...games import GAMES
+from ...games.base import N_
 from ...match import matches
 from ...models import Club, ClubPlayer, Season
+from ...refusals import Refusal, refuse
 from ..club import spreadsheets as club_csv
 from ..club.pages import seated
 from ..errors import json_error
 from .matches import answer, body, conflict, fields_of, invalid
 
 bp = Blueprint("club_api", __name__, url_prefix="/api/v1")
-bp.register_error_handler(InvalidHand, invalid)
+bp.register_error_handler(Refusal, invalid)
 bp.register_error_handler(matches.Conflict, conflict)
 
 

@@ -11,11 +11,11 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
-from ...games import InvalidHand
-from ...games.base import N_, Replay, refuse
+from ...games.base import N_, Replay
 from ...i18n import translate
 from ...match import backup, matches, receipts
 from ...models import Match
+from ...refusals import Refusal, refuse
 from ..errors import handle_http, json_error, match_or_404, reasons
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -129,8 +129,8 @@ def replayed(err: receipts.Replayed):
     return response
 
 
-@bp.errorhandler(InvalidHand)
-def invalid(err: InvalidHand):
+@bp.errorhandler(Refusal)
+def invalid(err: Refusal):
     return json_error(422, translate(err.reason), reasons(err))
 
 

@@ -13,8 +13,9 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ...club import service as clubs
-from ...games import GAMES, InvalidHand
+from ...games import GAMES
 from ...match import matches
+from ...refusals import Refusal
 from ..forms import TableForm
 from . import phone as club_phone
 from .forms import (
@@ -72,7 +73,7 @@ def handled(public_id: str, name: str, form: Any, change: Callable[[Any], Any], 
     if form.validate():
         try:
             change(club)
-        except InvalidHand as err:
+        except Refusal as err:
             form.refuse(err)
         except matches.NotFound:
             form.form_errors.append(_("That player is no longer on the roster."))
@@ -124,8 +125,8 @@ def save_rules(club: Any, game: str, options: dict[str, Any]) -> None:
     """Keep one game's house rules; a refusal names the form's own field (house_rules.kozyol.target: target)."""
     try:
         clubs.set_rules(club, club.min_matches, {**(club.house_rules or {}), game: options})
-    except InvalidHand as err:
-        raise InvalidHand([(name.removeprefix(f"house_rules.{game}."), reason) for name, reason in err.errors]) from err
+    except Refusal as err:
+        raise Refusal([(name.removeprefix(f"house_rules.{game}."), reason) for name, reason in err.errors]) from err
 
 
 @bp.post("/admin/seasons")

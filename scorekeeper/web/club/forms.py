@@ -14,8 +14,9 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from ...club.service import TIME_ZONES, as_day
-from ...games import GAMES, InvalidHand
+from ...games import GAMES
 from ...i18n import translate
+from ...refusals import Refusal
 from ..forms import NewMatchForm, NumberRange, TableForm
 from ..games.registry import GAME_PAGES
 
@@ -64,7 +65,7 @@ class DayField(DateField):
             return
         try:
             self.data = as_day(" ".join(valuelist), self.name)
-        except InvalidHand as err:
+        except Refusal as err:
             self.data = None
             raise ValueError(translate(err.reason)) from err
 

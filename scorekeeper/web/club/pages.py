@@ -15,10 +15,11 @@ from flask_babel import get_locale, gettext as _
 from ...club import figures as club_figures, service as clubs
 from ...club.results import club_of, stamp
 from ...club.roster import row_id
-from ...games import GAMES, InvalidHand
+from ...games import GAMES
 from ...games.base import N_, NAME_MAX
 from ...i18n import translate
 from ...match import matches
+from ...refusals import Refusal
 from ...render_slots import Busy
 from ..games.registry import GAME_PAGES
 from ..match import phone
@@ -130,7 +131,7 @@ def new_club():
     if request.method == "POST" and form.validate():
         try:
             club, key = clubs.create(form.name.data)
-        except InvalidHand as err:
+        except Refusal as err:
             form.refuse(err)
         else:
             club_phone.remember(club, key)
@@ -209,7 +210,7 @@ def new_match(public_id: str, game: str):
     if request.method == "POST" and form.validate():
         try:
             match, key = clubs.start_match(found, game, form.names(), form.options(), language=form.language.data)
-        except InvalidHand as err:
+        except Refusal as err:
             form.refuse(err)
         except matches.Conflict as err:
             form.form_errors.append(translate(err.reason))

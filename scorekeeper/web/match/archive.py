@@ -9,8 +9,8 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import CombinedMultiDict
 from wtforms import FileField
 
-from ...games import InvalidHand
 from ...match import backup, matches
+from ...refusals import Refusal
 from ..errors import match_or_404
 from ..forms import TableForm
 from . import history_lines, phone
@@ -48,11 +48,11 @@ def restore():
         upload = request.files.get("document")
         try:
             if not upload:  # the form sent without a file chosen
-                raise InvalidHand([("document", _("Choose the backup file to restore first."))])
+                raise Refusal([("document", _("Choose the backup file to restore first."))])
             document = json.loads(upload.read(2_000_000))
             match, key = backup.restore(document, source=phone.source())
         except (ValueError, UnicodeDecodeError, RecursionError) as err:  # RecursionError: nested too deep
-            form.refuse(err if isinstance(err, InvalidHand) else InvalidHand(
+            form.refuse(err if isinstance(err, Refusal) else Refusal(
                 [("document", _("This file is not a match exported from Scorekeeper."))]))
         else:
             phone.remember(match, key)

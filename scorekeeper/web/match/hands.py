@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from ...games import InvalidHand
 from ...games.base import Entry, Replay, at_limit
 from ...i18n import translate
 from ...match import matches, receipts
 from ...models import Match
+from ...refusals import Refusal
 from ..forms import TableForm
 from ..games.registry import GAME_PAGES
 from . import outbox, phone
@@ -79,7 +79,7 @@ def put_back(public_id: str, number: int):
         try:
             matches.record(public_id, change.before, number, phone.source())
             flash(_("Hand %(number)s is back.", number=number))
-        except (matches.Conflict, InvalidHand) as err:
+        except (matches.Conflict, Refusal) as err:
             flash(translate(err.reason))
     return redirect(url_for("pages.match", public_id=public_id, _anchor=f"hand-{number}"))
 
@@ -129,7 +129,7 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, 
     if posted and form.validate():
         try:
             played = save(match, number, form.entry(), stored is None, once)
-        except InvalidHand as err:
+        except Refusal as err:
             form.refuse(err)
         except matches.Conflict as err:
             if outbox.wanted():

@@ -16,10 +16,10 @@ from typing import Any
 from flask import Response, current_app, request, url_for
 from flask_babel import gettext as _
 
-from ...games import InvalidHand
 from ...games.base import Entry, Replay
 from ...match import matches, receipts
 from ...models import Match
+from ...refusals import Refusal
 from ..errors import MESSAGES, json_error, wants_json
 from ..games.pages import HandForm
 from ..games.registry import GAME_PAGES
@@ -65,7 +65,7 @@ def once(match: Match, new: bool) -> receipts.Pending | None:
                                lambda match, played, number: saved_body(match, played, number, new))
     try:
         receipts.check(match.id, pending)
-    except InvalidHand:
+    except Refusal:
         return None
     return pending
 
@@ -97,7 +97,7 @@ def sent_entry(match: Match, number: int) -> Entry | None:
     form = game_pages.hand_form(before, variant, request.form, None)
     try:
         return before.play(form.entry())["entry"] if form.validate() else None
-    except InvalidHand:
+    except Refusal:
         return None
 
 

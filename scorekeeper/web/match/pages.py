@@ -5,11 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import get_locale, gettext as _
 
-from ...games import GAMES, InvalidHand
+from ...games import GAMES
 from ...games.base import winners_of
 from ...i18n import LANGUAGE_NAMES, translate
 from ...match import matches
 from ...models import Match
+from ...refusals import Refusal
 from ..api import matches as api
 from ..errors import STALE_LINK, json_error, match_or_404, refused_editing, wants_json
 from ..forms import TableForm
@@ -48,7 +49,7 @@ def new_match(game: str):
     if request.method == "POST" and form.validate():
         try:
             match, key = matches.create(game, form.names(), form.options(), language=form.language.data)
-        except InvalidHand as err:
+        except Refusal as err:
             form.refuse(err)
         else:
             phone.remember(match, key)

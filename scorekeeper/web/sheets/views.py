@@ -25,11 +25,12 @@ from werkzeug.datastructures import MultiDict
 
 from ... import pdf
 from ...db import db
-from ...games import GAMES, InvalidHand
-from ...games.base import N_, HandState, Summary, parse_players, refuse
+from ...games import GAMES
+from ...games.base import N_, HandState, Summary, parse_players
 from ...i18n import translate
 from ...match import matches
 from ...models import Match
+from ...refusals import Refusal, refuse
 from ...render_slots import Busy, RenderSlots, off_the_hub
 from ..errors import error_page, match_or_404, reasons
 from ..games.pages import GamePages
@@ -160,8 +161,8 @@ def busy(err: Busy):
     return response
 
 
-@bp.errorhandler(InvalidHand)
-def refused(err: InvalidHand):
+@bp.errorhandler(Refusal)
+def refused(err: Refusal):
     """A blank sheet asked for with names or seats that cannot be: 400 with the reason (and its field, as JSON)."""
     return error_page(400, translate(err.reason), reasons(err))
 
