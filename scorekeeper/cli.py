@@ -3,6 +3,10 @@
     flask --app scorekeeper.app:create_app sheet MATCH_ID -o sheet.pdf
     flask --app scorekeeper.app:create_app sheet -o sheet.pdf -- -Q2x...   (an older id starting with "-")
     flask --app scorekeeper.app:create_app sheet --blank barbu --players "Ann,Bob,Cid,Dee" -o blank.pdf
+
+And the clubs' stored figures: make every club match's digest again from its hands.
+
+    flask --app scorekeeper.app:create_app club rebuild-digests
 """
 
 from __future__ import annotations
@@ -11,9 +15,10 @@ from pathlib import Path
 
 import click
 from flask import Flask, current_app
-from flask.cli import with_appcontext
+from flask.cli import AppGroup, with_appcontext
 from werkzeug.datastructures import MultiDict
 
+from .club import results as club_results
 from .games import GAMES
 from .match import matches
 from .pdf import render_pdf
@@ -60,5 +65,16 @@ def sheet(match_id: str | None, game: str | None, players: str, seats: str, outp
     click.echo(f"Wrote {target} ({len(data):,} bytes).")
 
 
+club = AppGroup("club", help="The clubs' stored figures.")
+
+
+@club.command("rebuild-digests")
+def rebuild_digests() -> None:
+    """Make every club match's stored digest again from its hands, and say how many changed."""
+    rebuilt, read = club_results.rebuild_digests()
+    click.echo(f"Rebuilt {rebuilt} of {read} stored digests.")
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(sheet)
+    app.cli.add_command(club)

@@ -7,11 +7,11 @@ a page reads one small aggregate while nothing changed, and a correction anywher
 
 from __future__ import annotations
 
-import operator
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from datetime import date
+from typing import NamedTuple, TypeVar
 
 from cachetools import LRUCache
 from sqlalchemy import select
@@ -20,8 +20,9 @@ from ..db import db
 from ..games import GAMES
 from ..models import Club, ClubPlayer, ClubResult, Match, Season
 from .engine import ratings as club_ratings, standings as club_standings, stats as club_stats
-from .engine.digest import Played, frozen
-from .results import in_season, resolver, stamp
+from .engine.digest import Digest, Played, frozen
+from .engine.stats import Facing, Stats
+from .results import in_season, readable, resolver, stamp
 
 FIGURES_CACHED = 64
 PLAYED_CACHED = 4  # a big club's digests weigh megabytes: keep only the few seasons being looked at
@@ -29,7 +30,6 @@ _cache: LRUCache = LRUCache(maxsize=FIGURES_CACHED)
 _played: LRUCache = LRUCache(maxsize=PLAYED_CACHED)
 _digests: LRUCache = LRUCache(maxsize=PLAYED_CACHED)  # (club, season) -> _Sums
 BATCH = 500
-VERSION, SEATED = 2, 4  # in a row of _digests
 _lock = threading.Lock()
 _updating = threading.Lock()
 T = TypeVar("T")
@@ -40,9 +40,9 @@ class GameView:
     """One game's table for a season: standings, ratings beside them, Kozyol's partnerships."""
 
     matches: int
-    standings: list[Any]
-    ratings: list[Any]
-    partnerships: list[Any] = field(default_factory=list)
+    standings: list[club_standings.Standing]
+    ratings: list[club_ratings.Rating]
+    partnerships: list[club_standings.Partnership] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class ClubView:
     matches: int
 
 
-def cached(club: Club, season: Season | None, what: tuple[Any, ...], compute: Callable[[], T],
+def cached(club: Club, season: Season | None, what: tuple[object, ...], compute: Callable[[], T],
            kept: LRUCache = _cache) -> T:
     """compute(), kept per club stamp, season and what: a write to the club or any of its matches misses."""
     key = (stamp(club), None if season is None else season.id, what)
@@ -77,88 +77,131 @@ class Finished:
     partnerships: list[club_standings.Partnership]
 
 
-class _Sums:
-    """What is kept of a season between writes: its rows, seated by `now` (merged entry -> who they are now),
-    and the tallies of their digests.
+class Written(NamedTuple):
+    """What tells a result row changed: its match's version, and the club's write number of its last write."""
 
-    rows: match row id -> (day, public id, version, digest as stored, Played seated by now); a row
-    starts with in_order()'s key, so sorting the rows sorts the matches.
-    """
+    version: int
+    changed: int
+
+
+class Row(NamedTuple):
+    """One match of a kept season: the day and public id first (in_order()'s key), its digest as stored
+    (frozen), and the match seated by who its players are now."""
+
+    day: date
+    public_id: str
+    written: Written
+    stored: Digest
+    seated: Played
+
+
+class _Sums:
+    """What is kept of a season between writes: its rows (match row id -> Row), seated by `now` (merged
+    entry -> who they are now), and the tallies of their digests."""
 
     def __init__(self, now: dict[int, int]) -> None:
         self.now = now
-        self.rows: dict[int, tuple[Any, str, int, dict[str, Any], Played]] = {}
+        self.rows: dict[int, Row] = {}
         self.tallies = {slug: club_standings.Tally(slug) for slug in GAMES}
         self.pairs = club_standings.PairTally()
 
-    def put(self, match: int, day: Any, public_id: str, version: int, made: dict[str, Any]) -> None:
+    def put(self, match: int, day: date, public_id: str, written: Written, made: Digest) -> None:
         made = frozen(made)  # kept for many requests: out of the garbage collector's way
         seats = tuple(self.now.get(seat, seat) for seat in made["seats"])
         one = Played(public_id, day, {**made, "seats": seats})
-        self.rows[match] = (day, public_id, version, made, one)
+        self.rows[match] = Row(day, public_id, written, made, one)
         self.count(one, 1)
 
     def drop(self, match: int) -> None:
-        self.count(self.rows.pop(match)[SEATED], -1)
+        self.count(self.rows.pop(match).seated, -1)
 
     def count(self, one: Played, times: int) -> None:
         self.tallies[one.digest["game"]].add(one.digest, times)
         self.pairs.add(one.digest, times)
 
+    def seated_by(self, now: dict[int, int]) -> _Sums:
+        """These sums if the players are seated as now, else new sums of the same rows seated again."""
+        if now == self.now:
+            return self
+        again = _Sums(now)
+        for match, row in self.rows.items():
+            again.put(match, row.day, row.public_id, row.written, row.stored)
+        return again
 
-def finished(club: Club, season: Season | None) -> Finished:
-    """The season's finished matches and their standings, kept per club stamp for the figures computed from them.
 
-    After a write only the digests whose match version moved are read again (one indexed read of
-    ids and versions, then those rows), and the running sums take the old digest away and add the
-    new one (engine.standings.Tally): a new result in a big club costs its own row, not all of them.
-    After a merge every match is seated again and the sums start over.
+class SeasonReading:
+    """One read of a season's finished matches: the kept sums brought up to the club's stamp, and what they give.
+
+    After a write only the digests whose row moved are read again (one indexed read of ids and
+    versions, then those rows), and the running sums take the old digest away and add the new one
+    (engine.standings.Tally): a new result in a big club costs its own row, not all of them. After a
+    merge every match is seated again and the sums start over.
     """
-    def compute() -> Finished:
+
+    def __init__(self, club: Club, season: Season | None) -> None:
+        self.club, self.season = club, season
         # Public ids, as row ids are reused by other databases; the zone, as a new one moves the days.
-        where = (club.public_id, None if season is None else season.id, club.time_zone)
+        self.where = (club.public_id, None if season is None else season.id, club.time_zone)
+
+    def __call__(self) -> Finished:
+        """Bring the kept sums up to date and read the season from them."""
         with _updating:  # the sums change in place: one update at a time, and none half done if one fails
             with _lock:
-                sums = _digests.pop(where, None)
-            results = ClubResult.__table__.c  # plain columns: ten thousand rows skip the ORM's row handling
-            versions = dict(db.session.execute(in_season(
-                select(results.match_id, results.version)
-                .where(results.club_id == club.id, results.digest.is_not(None)), season)).all())
+                before = _digests.pop(self.where, None)
+            written = self.written()
             # Who each merged entry is now: a player added since changes no seating, a merge does.
-            now = {player: kept for player, kept in resolver(club).items() if player != kept}
-            if sums is None or sums.now != now:
-                before, sums = (sums.rows if sums is not None else {}), _Sums(now)
-                for match, (day, public_id, version, made, _one) in before.items():
-                    sums.put(match, day, public_id, version, made)
-            for match in [match for match, row in sums.rows.items() if versions.get(match) != row[VERSION]]:
-                sums.drop(match)
-            changed = [match for match in versions if match not in sums.rows]
-            query = select(ClubResult.match_id, ClubResult.version, Match.public_id, ClubResult.day,
-                           ClubResult.digest).join(Match, Match.id == ClubResult.match_id) \
-                .where(ClubResult.digest.is_not(None))
-            if len(changed) > len(versions) // 2:  # the first read, or most changed: all of the season at once
-                batches = [in_season(query.where(ClubResult.club_id == club.id), season)]
-            else:
-                batches = [query.where(ClubResult.match_id.in_(changed[at:at + BATCH]))
-                           for at in range(0, len(changed), BATCH)]
-            for batch in batches:
-                for match, version, public_id, day, made in db.session.execute(batch):
-                    if match in versions and match not in sums.rows:
-                        sums.put(match, day, public_id, version, made)
-            # Kept in the figures' order, so that the next sort is one pass over a run already sorted.
-            sums.rows = dict(sorted(sums.rows.items(), key=operator.itemgetter(1)))
-            played = [row[SEATED] for row in sums.rows.values()]
-            games: dict[str, list[Played]] = {slug: [] for slug in GAMES}
-            for one in played:
-                games[one.digest["game"]].append(one)
-            result = Finished(
-                played, {slug: these for slug, these in games.items() if these},
-                {slug: tally.standings(club.min_matches) for slug, tally in sums.tallies.items() if tally.matches},
-                sums.pairs.partnerships())
+            now = {player: kept for player, kept in resolver(self.club).items() if player != kept}
+            sums = _Sums(now) if before is None else before.seated_by(now)
+            self.catch_up(sums, written)
+            result = self.finished(sums)
             with _lock:
-                _digests[where] = sums
+                _digests[self.where] = sums
         return result
-    return cached(club, season, ("played",), compute, _played)
+
+    def written(self) -> dict[int, Written]:
+        """Match row id -> how it was last written, for every finished match of the season."""
+        results = ClubResult.__table__.c  # plain columns: ten thousand rows skip the ORM's row handling
+        rows = db.session.execute(in_season(
+            select(results.match_id, results.version, results.changed)
+            .where(results.club_id == self.club.id, results.digest.is_not(None)), self.season))
+        return {match: Written(version, changed) for match, version, changed in rows}
+
+    def catch_up(self, sums: _Sums, written: dict[int, Written]) -> None:
+        """Drop the rows written since they were read, and read those rows and the new ones."""
+        for match in [match for match, row in sums.rows.items() if written.get(match) != row.written]:
+            sums.drop(match)
+        changed = [match for match in written if match not in sums.rows]
+        query = select(ClubResult.match_id, ClubResult.version, ClubResult.changed, Match.public_id, ClubResult.day,
+                       ClubResult.digest).join(Match, Match.id == ClubResult.match_id) \
+            .where(ClubResult.digest.is_not(None))
+        if len(changed) > len(written) // 2:  # the first read, or most changed: all of the season at once
+            batches = [in_season(query.where(ClubResult.club_id == self.club.id), self.season)]
+        else:
+            batches = [query.where(ClubResult.match_id.in_(changed[at:at + BATCH]))
+                       for at in range(0, len(changed), BATCH)]
+        for batch in batches:
+            for match, version, number, public_id, day, kept in db.session.execute(batch):
+                made = readable(match, kept) if match in written and match not in sums.rows else None
+                if made is not None:
+                    sums.put(match, day, public_id, Written(version, number), made)
+        # Kept in the figures' order, so that the next sort is one pass over a run already sorted.
+        sums.rows = dict(sorted(sums.rows.items(), key=lambda item: (item[1].day, item[1].public_id)))
+
+    def finished(self, sums: _Sums) -> Finished:
+        """The season's matches and standings as the sums hold them now."""
+        played = [row.seated for row in sums.rows.values()]
+        games: dict[str, list[Played]] = {slug: [] for slug in GAMES}
+        for one in played:
+            games[one.digest["game"]].append(one)
+        return Finished(
+            played, {slug: these for slug, these in games.items() if these},
+            {slug: tally.standings(self.club.min_matches) for slug, tally in sums.tallies.items() if tally.matches},
+            sums.pairs.partnerships())
+
+
+def finished(club: Club, season: Season | None) -> Finished:
+    """The season's finished matches and their standings, kept per club stamp for the figures computed from them."""
+    return cached(club, season, ("played",), SeasonReading(club, season), _played)
 
 
 def names(club: Club) -> dict[int, str]:
@@ -188,15 +231,15 @@ def view(club: Club, season: Season | None) -> ClubView:
     return cached(club, season, ("view",), compute)
 
 
-def player_view(club: Club, player_id: int, season: Season | None) -> dict[str, dict[str, Any]]:
+def player_view(club: Club, player_id: int, season: Season | None) -> dict[str, Stats]:
     """The player's statistics per game they played in the season (None: all time), cached."""
-    def compute() -> dict[str, dict[str, Any]]:
+    def compute() -> dict[str, Stats]:
         return {slug: club_stats.player_stats(slug, these, player_id)
                 for slug, these in finished(club, season).by_game.items()
                 if any(player_id in one.digest["seats"] for one in these)}
     return cached(club, season, ("player", player_id), compute)
 
 
-def head_to_head(club: Club, a: int, b: int, season: Season | None = None) -> dict[str, dict[str, int]]:
+def head_to_head(club: Club, a: int, b: int, season: Season | None = None) -> dict[str, Facing]:
     """How two players fared when both sat at a match, per game, in the season (None: all time), cached."""
     return cached(club, season, ("h2h", a, b), lambda: club_stats.head_to_head(finished(club, season).played, a, b))

@@ -16,8 +16,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from ..db import db
 from ..games.base import Replay
+from ..match import matches
 from ..models import Club, ClubPlayer, ClubResult, Evening, Match, Season
-from .engine.digest import Played, digest
+from .engine.digest import Digest, Played, current, digest, stored
 
 UPSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
 
@@ -73,10 +74,10 @@ def keep(match: Match, played: Replay, first: bool = False) -> None:
     latest = (select(func.coalesce(func.max(ClubResult.changed), 0) + 1)
               .where(ClubResult.club_id == match.club_id).scalar_subquery())
     day = day_of(match.created_at, zone_of(match.club_id, lock=True) if first else None)
-    row: dict[str, Any] = {"match_id": match.id, "club_id": match.club_id, "game": match.game,
-                           "day": day, "version": match.version, "changed": latest,
-                           "digest": digest(match.game, list(match.seat_ids or []), played)}
-    upsert = UPSERTS[db.session.get_bind().dialect.name](ClubResult.__table__).values(**row)
+    made = stored(digest(match.game, list(match.seat_ids or []), played))
+    upsert = UPSERTS[db.session.get_bind().dialect.name](ClubResult.__table__).values(
+        match_id=match.id, club_id=match.club_id, game=match.game, day=day, version=match.version, changed=latest,
+        digest=made)
     db.session.execute(upsert.on_conflict_do_update(
         index_elements=["match_id"], set_={"version": upsert.excluded.version, "digest": upsert.excluded.digest,
                                            "changed": upsert.excluded.changed}))
@@ -138,12 +139,45 @@ def played(club: Club, season: Season | None, game: str | None = None) -> list[P
                       .where(ClubResult.club_id == club.id, ClubResult.digest.is_not(None)), season)
     if game is not None:
         query = query.where(ClubResult.game == game)
+    query = query.add_columns(ClubResult.match_id)
     now = resolver(club)
     out = []
-    for public_id, day, kept in db.session.execute(query):
-        seats = [now.get(seat, seat) for seat in kept["seats"]]
-        out.append(Played(public_id, day, {**kept, "seats": seats}))
+    for public_id, day, kept, match_id in db.session.execute(query):
+        made = readable(match_id, kept)
+        if made is not None:
+            out.append(Played(public_id, day, {**made, "seats": [now.get(seat, seat) for seat in made["seats"]]}))
     return out
+
+
+def readable(match_id: int, made: Digest) -> Digest | None:
+    """The stored digest when it has the shape read now, else the match's digest made again from its hands."""
+    if current(made):
+        return made
+    match = db.session.get(Match, match_id)
+    return None if match is None else digest(match.game, list(match.seat_ids or []), matches.stored_replay(match))
+
+
+def rebuild_digests(batch: int = 500) -> tuple[int, int]:
+    """Make every stored digest again from its match's hands; return how many changed, and how many rows were read.
+
+    A changed row is written as a write to its match would write it (keep): its club's figures see it.
+    """
+    rebuilt = read = 0
+    last = 0
+    while True:
+        rows = db.session.execute(select(Match, ClubResult).join(ClubResult, ClubResult.match_id == Match.id)
+                                  .where(Match.id > last).order_by(Match.id).limit(batch)).all()
+        if not rows:
+            return rebuilt, read
+        for match, result in rows:
+            replay = matches.stored_replay(match)
+            if result.digest != stored(digest(match.game, list(match.seat_ids or []), replay)):
+                keep(match, replay)
+                rebuilt += 1
+        read += len(rows)
+        last = rows[-1][0].id
+        db.session.commit()
+        db.session.expunge_all()
 
 
 def finished_results(club: Club, season: Season | None) -> list[tuple[Match, ClubResult]]:

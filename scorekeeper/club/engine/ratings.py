@@ -14,11 +14,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from openskill.models import PlackettLuce
 
-from .digest import Played, in_order
+from .base import Digest, Played
+from .digest import in_order
+from .kozyol import KozyolDigest
 
 MODEL = PlackettLuce()  # the default parameters: mu 25, sigma 25/3
 CHECKPOINT = 128
@@ -48,7 +50,7 @@ def forget_checkpoints() -> None:
         _checkpoints.clear()
 
 
-def ranks_of(made: dict[str, Any]) -> tuple[list[list[int]], list[int]]:
+def ranks_of(made: Digest) -> tuple[list[list[int]], list[int]]:
     """The sides (lists of seats) rated in one match and their ranks, 1 the best.
 
     >>> ranks_of({"game": "kozyol", "teams": [[0, 2], [1, 3]], "goat": 0})
@@ -57,11 +59,12 @@ def ranks_of(made: dict[str, Any]) -> tuple[list[list[int]], list[int]]:
     ([[0], [1], [2], [3]], [2, 1, 2, 4])
     """
     if made["game"] == "kozyol":
-        return [list(team) for team in made["teams"]], [2 if team == made["goat"] else 1 for team in range(2)]
+        teams = cast(KozyolDigest, made)
+        return [list(team) for team in teams["teams"]], [2 if team == teams["goat"] else 1 for team in range(2)]
     return [[seat] for seat in range(len(made["places"]))], list(made["places"])
 
 
-def rate(state: State, made: dict[str, Any]) -> None:
+def rate(state: State, made: Digest) -> None:
     """Update state with one finished match."""
     sides, ranks = ranks_of(made)
     seats = made["seats"]
@@ -72,14 +75,15 @@ def rate(state: State, made: dict[str, Any]) -> None:
             state[seats[seat]] = (rating.mu, rating.sigma, before[seats[seat]][2] + 1)
 
 
-def facts(made: dict[str, Any]) -> tuple[Any, ...]:
+def facts(made: Digest) -> tuple[object, ...]:
     """What the ratings read of one digest: the seats and the finishing order.
 
     >>> facts({"game": "barbu", "seats": [7, 3, 9, 1], "places": [2, 1, 2, 4]})
     ((7, 3, 9, 1), (2, 1, 2, 4))
     """
     if made["game"] == "kozyol":
-        return tuple(made["seats"]), made["goat"], tuple(made["teams"][0]), tuple(made["teams"][1])
+        teams = cast(KozyolDigest, made)
+        return tuple(made["seats"]), teams["goat"], tuple(teams["teams"][0]), tuple(teams["teams"][1])
     return tuple(made["seats"]), tuple(made["places"])
 
 
