@@ -36,6 +36,7 @@ CLUB_NAME_MAX = 60
 MIN_MATCHES = (1, 1000)  # the fewest matches to be ranked a club may ask for, and the most
 SEAT_OPTIONS = frozenset({"first_declarer", "first_dealer"})  # name a seat: chosen per match, never a house rule
 ATTEMPTS = 5
+Option = bool | int | str | list[int]  # one game option's value, as the games' option TypedDicts hold them
 
 
 def title(raw: Any, field: str, limit: int = CLUB_NAME_MAX) -> str:
@@ -50,13 +51,13 @@ def title(raw: Any, field: str, limit: int = CLUB_NAME_MAX) -> str:
     return name
 
 
-def house_rules_of(raw: Any) -> dict[str, dict[str, Any]]:
+def house_rules_of(raw: Any) -> dict[str, dict[str, Option]]:
     """Check house rules ({game: options}) with each game's own check, defaults filled in; seats are never house rules."""
     if raw is None:
         return {}
     if not isinstance(raw, dict):
         raise refuse("house_rules", N_("Give the house rules as an object, one entry per game."))
-    rules: dict[str, dict[str, Any]] = {}
+    rules: dict[str, dict[str, Option]] = {}
     for slug, options in raw.items():
         game = GAMES.get(slug) if isinstance(slug, str) else None
         if game is None:
