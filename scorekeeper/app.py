@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from flask import Flask
 
@@ -18,7 +18,7 @@ from .web.rules import views as rules
 from .web.sheets import views as sheets
 
 
-def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     """Create the app: settings, database, translations, pages and API."""
     app = Flask(
         __name__,

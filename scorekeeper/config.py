@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 from flask import Flask
 
@@ -60,7 +60,7 @@ def stored_secret(folder: Path) -> str:
     return path.read_text().strip()
 
 
-def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+def configure(app: Flask, test_config: Mapping[str, object] | None) -> None:
     """Load settings in order; the last source wins."""
     folder = Path(app.instance_path)
     folder.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -32,7 +31,7 @@ def translate(reason: Reason | str) -> str:
     """Translate an engine reason (or plain text), filling in its values."""
     if not isinstance(reason, Reason):
         return gettext(reason)
-    params: dict[str, Any] = {
+    params: dict[str, object] = {
         key: translate(value) if isinstance(value, Reason) else value for key, value in reason.params.items()
     }
     return gettext(reason.text).format(**params) if params else gettext(reason.text)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timezone
-from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Date, DateTime, ForeignKey, Index, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from .club.engine.base import Digest
 from .db import db
+from .json_values import JsonObject
 
 
 def utcnow() -> datetime:
@@ -22,7 +23,7 @@ class Match(db.Model):
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
     game: Mapped[str] = mapped_column(String(16))
     players: Mapped[list[str]] = mapped_column(JSON)
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    options: Mapped[JsonObject] = mapped_column(JSON)  # the game's options as its engine checked them
     version: Mapped[int] = mapped_column(default=1)
     edit_key_hash: Mapped[str] = mapped_column(String(64))
     # The language its score sheet is printed in; None: the language of whoever prints it.
@@ -52,7 +53,7 @@ class Hand(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     number: Mapped[int]
-    entry: Mapped[dict[str, Any]] = mapped_column(JSON)
+    entry: Mapped[JsonObject] = mapped_column(JSON)  # the hand as its engine normalized it
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
@@ -68,8 +69,8 @@ class HandChange(db.Model):
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
     number: Mapped[int]
     action: Mapped[str] = mapped_column(String(16))
-    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    before: Mapped[JsonObject | None] = mapped_column(JSON, nullable=True)  # the entry before, after
+    after: Mapped[JsonObject | None] = mapped_column(JSON, nullable=True)
     source: Mapped[str] = mapped_column(String(40), default="")
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -108,7 +109,7 @@ class Club(db.Model):
     name: Mapped[str] = mapped_column(String(60))
     admin_key_hash: Mapped[str] = mapped_column(String(64))
     # The default options of each game for the club's new matches: {"barbu": {...}, "kozyol": {...}, ...}.
-    house_rules: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    house_rules: Mapped[dict[str, JsonObject]] = mapped_column(JSON, default=dict)
     min_matches: Mapped[int] = mapped_column(default=3)  # matches a player needs to be ranked
     # Raised by every edit of the roster, rules or seasons: cached standings name the version they were made at.
     version: Mapped[int] = mapped_column(default=1)
@@ -178,4 +179,4 @@ class ClubResult(db.Model):
     day: Mapped[date] = mapped_column(Date)
     version: Mapped[int]
     changed: Mapped[int] = mapped_column(BigInteger, default=0)  # the club's write number of the last write
-    digest: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
+    digest: Mapped[Digest | None] = mapped_column(JSON(none_as_null=True), nullable=True)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from ..games.base import N_
+from ..json_values import JsonObject
 from ..models import Match, utcnow
 from ..refusals import refuse
 from . import matches
@@ -14,7 +15,20 @@ FORMAT = "scorekeeper-match"
 FORMAT_VERSION = 1
 
 
-def export(match: Match) -> dict[str, Any]:
+class Export(TypedDict):
+    """A match as its players keep it (the Export schema); format and format_version say what it is."""
+
+    format: str
+    format_version: int
+    exported_at: str  # ISO 8601, to the second
+    game: str
+    players: list[str]
+    options: JsonObject
+    language: str | None
+    hands: list[JsonObject]  # the entries as entered, in order
+
+
+def export(match: Match) -> Export:
     """Everything needed to rebuild the match: game, players, options, sheet language, entries as entered."""
     return {
         "format": FORMAT,

@@ -99,5 +99,5 @@ class NewMatchForm(TableForm):
                 raise ValidationError(_("Seat %(empty)s has no name, but seat %(named)s has one: fill the seats "
                                         "in order round the table.", empty=seat + 1, named=later + 1))
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, object]:
         return {}

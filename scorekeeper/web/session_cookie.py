@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import os
 import zlib
+from collections.abc import Mapping
 from typing import Any
 
 from cryptography.exceptions import InvalidTag
@@ -45,12 +46,12 @@ class Sealer:
     def __init__(self, secrets: list[str | bytes]):
         self.ciphers = [cipher(as_bytes(secret)) for secret in reversed(secrets)]  # the current key first
 
-    def dumps(self, data: dict[str, Any]) -> bytes:
+    def dumps(self, data: Mapping[str, object]) -> bytes:
         plain = zlib.compress(session_json_serializer.dumps(data).encode("utf-8"), 9)
         nonce = os.urandom(NONCE)
         return SEALED + nonce + self.ciphers[0].encrypt(nonce, plain, SEALED)
 
-    def loads(self, sealed: bytes) -> dict[str, Any]:
+    def loads(self, sealed: bytes) -> dict[str, object]:
         if sealed[:1] != SEALED or len(sealed) <= 1 + NONCE:
             raise ValueError("not a sealed session")
         nonce, body = sealed[1:1 + NONCE], sealed[1 + NONCE:]

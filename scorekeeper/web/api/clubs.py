@@ -8,7 +8,7 @@ Starting a club match needs only the club link, as starting any match needs noth
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TypedDict
 
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
@@ -17,6 +17,7 @@ from ...club import figures as club_figures, service as clubs
 from ...club.roster import player_of, row_id
 from ...games import GAMES
 from ...games.base import N_
+from ...json_values import JsonObject
 from ...match import matches
 from ...models import Club, ClubPlayer, Season
 from ...refusals import Refusal, refuse
@@ -38,17 +39,52 @@ def not_found(err: matches.NotFound):  # noqa: ARG001
 # -- the shapes answered ------------------------------------------------------------------
 
 
-def player_state(player: ClubPlayer) -> dict[str, Any]:
+class PlayerState(TypedDict):
+    id: int
+    name: str
+
+
+class SeasonState(TypedDict):
+    id: int
+    name: str
+    starts: str  # year-month-day
+    ends: str
+
+
+class ClubState(TypedDict):
+    """The club as the API gives it (the Club schema)."""
+
+    id: str
+    url: str
+    name: str
+    house_rules: dict[str, JsonObject]
+    min_matches: int
+    time_zone: str
+    version: int
+    players: list[PlayerState]
+    seasons: list[SeasonState | None]
+
+
+class GameState(TypedDict):
+    """One game's figures of a club: its matches, standings, ratings and partnerships, names beside ids."""
+
+    matches: int
+    standings: list[dict[str, object]]
+    ratings: list[dict[str, object]]
+    partnerships: list[dict[str, object]]
+
+
+def player_state(player: ClubPlayer) -> PlayerState:
     return {"id": player.id, "name": player.name}
 
 
-def season_state(season: Season | None) -> dict[str, Any] | None:
+def season_state(season: Season | None) -> SeasonState | None:
     if season is None:
         return None
     return {"id": season.id, "name": season.name, "starts": season.starts.isoformat(), "ends": season.ends.isoformat()}
 
 
-def club_state(club: Club) -> dict[str, Any]:
+def club_state(club: Club) -> ClubState:
     """The club as the API gives it: name, rules, roster and seasons."""
     return {"id": club.public_id, "url": url_for("clubs.club", public_id=club.public_id), "name": club.name,
             "house_rules": club.house_rules, "min_matches": club.min_matches, "time_zone": club.time_zone or "UTC",
@@ -62,13 +98,13 @@ def admin_links(club: Club, key: str) -> dict[str, str]:
             "admin_url": url_for("clubs.join", public_id=club.public_id, key=key, _external=True)}
 
 
-def named(rows: list[Any], names: dict[int, str]) -> list[dict[str, Any]]:
+def named(rows: list[Any], names: dict[int, str]) -> list[dict[str, object]]:
     """Dataclass rows (standings, ratings) as JSON objects, each player's name beside their id."""
     return [{"player": row.player, "name": names.get(row.player, ""), **{k: v for k, v in asdict(row).items()
                                                                         if k != "player"}} for row in rows]
 
 
-def game_state(game: club_figures.GameView, names: dict[int, str]) -> dict[str, Any]:
+def game_state(game: club_figures.GameView, names: dict[int, str]) -> GameState:
     return {"matches": game.matches, "standings": named(game.standings, names), "ratings": named(game.ratings, names),
             "partnerships": [{"pair": list(line.pair), "names": [names.get(p, "") for p in line.pair],
                               **{k: v for k, v in asdict(line).items() if k != "pair"}} for line in game.partnerships]}

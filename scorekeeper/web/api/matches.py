@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import timezone
 from typing import Any
 
@@ -11,8 +12,9 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
-from ...games.base import N_, Replay
+from ...games.base import N_, HandState, Replay, Summary
 from ...i18n import translate
+from ...json_values import JsonObject
 from ...match import backup, matches, receipts
 from ...models import Match
 from ...refusals import Refusal, refuse
@@ -34,7 +36,20 @@ def add_converter(state: BlueprintSetupState) -> None:
     state.app.url_map.converters["match_id"] = MatchId  # before the routes below are added
 
 
-def state(match: Match, played: Replay) -> dict[str, Any]:
+class MatchState(Summary):
+    """The match state as the API gives it (the Match schema): the stored match and its engine's summary."""
+
+    id: str
+    url: str
+    game: str
+    players: list[str]
+    options: JsonObject
+    language: str | None
+    hands: Sequence[HandState]
+    version: int
+
+
+def state(match: Match, played: Replay) -> MatchState:
     """The match state as the API gives it."""
     return {
         "id": match.public_id,
@@ -66,7 +81,7 @@ def answer(match: Match, played: Replay, status: int = 200, **extra: Any) -> Res
     return response
 
 
-def body() -> dict[str, Any]:
+def body() -> JsonObject:
     """The request's JSON object: 415 unless sent as application/json, 400 unless it is a JSON object.
 
     Only application/json: a page on another site can post text/plain, a form or multipart without
@@ -88,7 +103,7 @@ NOT_NULL = {"options": N_("Options must be an object."), "number": N_("The hand 
             "house_rules": N_("Give the house rules as an object, one entry per game.")}
 
 
-def fields_of(data: dict[str, Any], *names: str) -> dict[str, Any]:
+def fields_of(data: JsonObject, *names: str) -> JsonObject:
     """The body, once none of these fields of it is null (422 on the field otherwise)."""
     for name in names:
         if name in data and data[name] is None:

@@ -9,10 +9,10 @@ It is built once per process and never reads the database.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from flask import Blueprint, jsonify
 
+from ...json_values import Json
 from ...match.backup import FORMAT, FORMAT_VERSION
 from ...match.receipts import KEY_MAX
 from . import club_openapi
@@ -92,7 +92,7 @@ def state(description: str, schema: str = "Match") -> Schema:
     return {"description": description, "headers": ETAG, "content": {JSON: {"schema": ref(schema)}}}
 
 
-def body(schema: str, description: str = "", examples: dict[str, Any] | None = None) -> Schema:
+def body(schema: str, description: str = "", examples: dict[str, Json] | None = None) -> Schema:
     media: Schema = {"schema": ref(schema)}
     if examples:
         media["examples"] = {name: {"value": value} for name, value in examples.items()}
@@ -102,7 +102,7 @@ def body(schema: str, description: str = "", examples: dict[str, Any] | None = N
     return out
 
 
-def operation(operation_id: str, summary: str, responses: dict[str, Any], *, write: bool = False,
+def operation(operation_id: str, summary: str, responses: dict[str, Schema], *, write: bool = False,
               request: Schema | None = None, parameters: list[Schema] | None = None,
               description: str = "") -> Schema:
     codes = {**responses}

@@ -6,14 +6,14 @@ from the engines' own constants so that no choice or limit is retyped.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...games import GAMES, barbu, hearts, kozyol
 from ...games.base import NAME_MAX, SUITS
 from ...i18n import LANGUAGES
+from ...json_values import JsonObject
 from ...match.backup import FORMAT, FORMAT_VERSION
 
-Schema = dict[str, Any]
+Schema = JsonObject
+"""A JSON Schema (or OpenAPI) object: a JSON document, written as one."""
 
 # -- small schema builders ----------------------------------------------------------------
 

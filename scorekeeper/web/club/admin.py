@@ -6,15 +6,17 @@ shown again with the reason beside its field and what was typed kept, with statu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from wtforms import Form
 
 from ...club import service as clubs
 from ...games import GAMES
 from ...match import matches
+from ...models import Club
 from ...refusals import Refusal
 from ..forms import TableForm
 from . import phone as club_phone
@@ -36,7 +38,7 @@ FORMS = {"add": PlayerForm, "rename": RenameForm, "merge": MergeForm, "ranking":
          "evening": EveningForm, "zone": TimeZoneForm}
 
 
-def page(club: Any, refused: dict[str, Any] | None = None) -> tuple[str, int]:
+def page(club: Club, refused: Mapping[str, Form] | None = None) -> tuple[str, int]:
     """The admin page, with the refused form (if any) as it was sent and every other form fresh."""
     roster = clubs.roster(club)
     forms = {name: posted(name, None) for name in FORMS}
@@ -63,7 +65,7 @@ def admin(public_id: str):
     return page(club_phone.administered(public_id))
 
 
-def handled(public_id: str, name: str, form: Any, change: Callable[[Any], Any], done: str) -> Any:
+def handled(public_id: str, name: str, form: TableForm, change: Callable[[Club], object], done: str) -> Any:
     """Check the form, make the change, and come back to the page; or show the page with the reason."""
     club = club_phone.administered(public_id)
     if name == "rename":
@@ -121,7 +123,7 @@ def house_rules(public_id: str, game: str):
                    _("House rules saved: new matches of %(game)s start with them.", game=_(GAMES[game].title)))
 
 
-def save_rules(club: Any, game: str, options: dict[str, Any]) -> None:
+def save_rules(club: Club, game: str, options: Mapping[str, object]) -> None:
     """Keep one game's house rules; a refusal names the form's own field (house_rules.kozyol.target: target)."""
     try:
         clubs.set_rules(club, club.min_matches, {**(club.house_rules or {}), game: options})

@@ -16,6 +16,7 @@ from wtforms.validators import InputRequired, Optional
 from ...club.service import TIME_ZONES, as_day
 from ...games import GAMES
 from ...i18n import translate
+from ...models import ClubPlayer
 from ...refusals import Refusal
 from ..forms import NewMatchForm, NumberRange, TableForm
 from ..games.registry import GAME_PAGES
@@ -89,7 +90,7 @@ class EveningForm(TableForm):
     name = StringField(_l("Name of the evening"), validators=[Optional()])
 
 
-def with_roster(choices_of: Iterable[SelectField], roster: Iterable[Any], blank: str | None = None,
+def with_roster(choices_of: Iterable[SelectField], roster: Iterable[ClubPlayer], blank: str | None = None,
                 by_name: bool = False) -> None:
     """Offer the roster in each menu (ids as values, or names), after an empty choice when blank is given."""
     offered = ([SelectChoice("", blank)] if blank is not None else []) + [
@@ -98,7 +99,7 @@ def with_roster(choices_of: Iterable[SelectField], roster: Iterable[Any], blank:
         menu.choices = offered
 
 
-def rules_data(options: Mapping[str, Any] | None) -> dict[str, Any]:
+def rules_data(options: Mapping[str, Any] | None) -> dict[str, object]:
     """A game's stored options as its form's data (lists as the comma-joined choice the form offers).
 
     >>> rules_data({"domino_scores": [-50, 25], "target": 12, "eggs_double_next": True})
@@ -146,7 +147,7 @@ def club_form_class(game: str) -> type[NewMatchForm]:
     return type(f"Club{base.__name__}", (ClubSeats, base), fields)
 
 
-def club_match_form(game: str, roster: list[Any], formdata: Any, house_rules: Mapping[str, Any] | None,
+def club_match_form(game: str, roster: list[ClubPlayer], formdata: Any, house_rules: Mapping[str, Any] | None,
                     blank: str) -> NewMatchForm:
     """A club's new-match form: seats from the roster, options from the house rules.
 

@@ -19,6 +19,7 @@ from ...games import GAMES
 from ...games.base import N_, NAME_MAX
 from ...i18n import translate
 from ...match import matches
+from ...models import Club, Match, Season
 from ...refusals import Refusal
 from ...render_slots import Busy
 from ..games.registry import GAME_PAGES
@@ -84,7 +85,7 @@ def by_player(items: Iterable[Any]) -> dict[int, Any]:
 
 
 @bp.app_context_processor
-def club_vocabulary() -> dict[str, Any]:
+def club_vocabulary() -> dict[str, object]:
     """The clubs this phone knows (the home page), and the club a match belongs to (its page)."""
     return {"known_clubs": club_phone.known, "club_of": club_of, "club_columns": COLUMNS, "club_downloads": downloads,
             "seated": seated, "leading_pairs": leading_pairs}
@@ -101,7 +102,7 @@ def leading_pairs(partnerships: list[Any], min_matches: int) -> list[Any]:
     return sorted(partnerships, key=lambda pair: pair.matches < min_matches)[:PARTNERSHIPS_SHOWN]
 
 
-def seated(match: Any, names: dict[int, str]) -> list[str]:
+def seated(match: Match, names: dict[int, str]) -> list[str]:
     """Who sat at a club match, by their roster names now (a player renamed since shows the new name)."""
     seats = match.seat_ids or []
     return [names.get(seat, name) for seat, name in zip(seats, match.players)] if seats else list(match.players)
@@ -112,12 +113,12 @@ DOWNLOADS = [(N_("Standings as CSV"), "club_api.standings_csv"), (N_("Matches as
              (N_("Hands as CSV"), "club_api.hands_csv")]
 
 
-def downloads(club: Any, season_id: int | None) -> list[tuple[str, str]]:
+def downloads(club: Club, season_id: int | None) -> list[tuple[str, str]]:
     """The season's CSV downloads, as (label, address)."""
     return [(_(label), url_for(endpoint, club_id=club.public_id, season=season_id)) for label, endpoint in DOWNLOADS]
 
 
-def season_of(club: Any, raw: str | None) -> Any:
+def season_of(club: Club, raw: str | None) -> Season | None:
     """The season asked for with ?season=<id>: None for all time; 404 for one the club does not have."""
     try:
         return clubs.season_of(club, raw)
@@ -139,7 +140,7 @@ def new_club():
     return render_template("club/new.html", form=form), 422 if request.method == "POST" else 200
 
 
-def kept(public_id: str, render: Callable[[Any], str]) -> bytes | str:
+def kept(public_id: str, render: Callable[[Club], str]) -> bytes | str:
     """A club page kept for the club's state (its stamp), the language, the address and whether this phone runs it.
 
     Every change to the club or one of its matches changes the stamp, so a kept page is never stale.
@@ -162,7 +163,7 @@ def club(public_id: str):
     return page
 
 
-def club_page(found: Any, season: Any) -> str:
+def club_page(found: Club, season: Season | None) -> str:
     view = club_figures.view(found, season)
     return render_template(
         "club/club.html", club=found, season=season, seasons=clubs.seasons(found), view=view, names=view.names,
@@ -229,7 +230,7 @@ def player(public_id: str, player_id: int):
                                                       request.args.get("vs", "")))
 
 
-def player_page(found: Any, season: Any, player_id: int, rival: str) -> str:
+def player_page(found: Club, season: Season | None, player_id: int, rival: str) -> str:
     """The player page; 404 for a player not on the roster (merged away, or another club's)."""
     known = {player.id: player.name for player in clubs.roster(found)}
     if player_id not in known:

@@ -11,7 +11,7 @@ another phone meanwhile (what was recorded there, next to what this phone sent).
 from __future__ import annotations
 
 import secrets
-from typing import Any
+from typing import TypedDict
 
 from flask import Response, current_app, request, url_for
 from flask_babel import gettext as _
@@ -101,12 +101,27 @@ def sent_entry(match: Match, number: int) -> Entry | None:
         return None
 
 
+class Refused(TypedDict):
+    message: str
+    fields: dict[str, str]
+
+
+class Taken(TypedDict):
+    """The 409 a phone's outbox reads when its hand's number was taken: what is there, what it sent, in lines."""
+
+    error: Refused
+    number: int
+    recorded: list[str]
+    yours: list[str]
+    next: int | None
+
+
 def taken(match: Match, number: int, message: str) -> tuple[Response, int]:
     """409: hand number was recorded meanwhile (or the match moved on): what it holds, what this phone sent, in words."""
     recorded = match.hands[number - 1].entry if 0 < number <= len(match.hands) else None
     yours = sent_entry(match, number) if 0 < number <= len(match.hands) + 1 else None
     ahead = matches.cached_replay(match).next()
-    body: dict[str, Any] = {"error": {"message": message, "fields": {}}, "number": number,
+    body: Taken = {"error": {"message": message, "fields": {}}, "number": number,
                             "recorded": lines(None, recorded) if recorded else [],
                             "yours": lines(None, yours) if yours else [],
                             "next": len(match.hands) + 1 if ahead is not None else None}

@@ -10,7 +10,7 @@ empty cells to write in.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from flask_babel import gettext as _
 
@@ -32,12 +32,33 @@ LEAD = NUMBER + 1 + CONTRACT + 1
 PLAYER = 1 + RAW + 1 + SCORE + 1 + TOTAL + 2 + MARKS + 1
 
 
-def blocks(players: list[str], first: str | None, hands: list[BarbuHand]) -> list[dict[str, Any]]:
+class DeclarerBlock(TypedDict):
+    """A declarer's seven rows (a hand, or None when not played yet) and the doubles each other player made of him."""
+
+    declarer: str | None  # None on a blank sheet
+    rows: list[tuple[int, BarbuHand | None]]
+    doubled: dict[str, int]
+    head: NotRequired[str]  # a filled sheet's lines
+    lines: NotRequired[list[str]]
+
+
+class BarbuSheet(TypedDict):
+    """What the Barbu sheet template is given besides every sheet's own."""
+
+    blocks: list[DeclarerBlock]
+    letters: str
+    ranking: list[tuple[int, str, int]]  # (place, name, total)
+    seats_line: str
+    lead_head: str
+    total_line: str
+
+
+def blocks(players: list[str], first: str | None, hands: list[BarbuHand]) -> list[DeclarerBlock]:
     """The 28 rows in blocks of seven per declarer, with the doubles each player made of him.
 
     Rows not played yet are None; a blank sheet (first is None) has no declarers yet.
     """
-    out = []
+    out: list[DeclarerBlock] = []
     for block in range(barbu.SEATS):
         numbers = range(block * barbu.HANDS_PER_DECLARER + 1, (block + 1) * barbu.HANDS_PER_DECLARER + 1)
         declarer = None if first is None else players[barbu.schedule(numbers[0], players.index(first))["declarer"]]
@@ -82,7 +103,7 @@ def hand_line(number_: int, hand: BarbuHand | None, players: list[str]) -> str:
                          f"{number(hand['totals'][p], TOTAL)}  {fit(marks(hand, p, players), MARKS)} " for p in players]])
 
 
-def head_line(block: dict[str, Any], players: list[str]) -> str:
+def head_line(block: DeclarerBlock, players: list[str]) -> str:
     """The players' part of a block's first line: the declarer, and the doubles each other player owes him.
 
     It starts where the lead field ends (the block's hands and its declarer are printed before it,
@@ -110,7 +131,7 @@ def total_line(summary: BarbuSummary, players: list[str]) -> str:
 
 
 def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[BarbuHand],
-                 summary: BarbuSummary | None) -> dict[str, Any]:
+                 summary: BarbuSummary | None) -> BarbuSheet:
     """The blocks of the printed sheet (with their lines on a filled one), seat letters and the ranking."""
     grid = blocks(players, options.get("first_declarer"), hands)
     if summary is not None:

@@ -11,8 +11,8 @@ page. Every number is the engine's own. A blank sheet is a table of empty cells 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NotRequired, TypedDict
 
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -20,7 +20,7 @@ from markupsafe import Markup
 from ...games import hearts
 from ...games.base import ranking
 from ...games.hearts import HeartsHand, HeartsSummary
-from .lines import fit, in_blocks, line, marked, number
+from .lines import Block, fit, in_blocks, line, marked, number
 
 # Columns of a line's fields: the hand's number and its dealer; then the passing direction and,
 # per player, the hand's score, the running total (digits and a sign) and the moon.
@@ -44,7 +44,20 @@ def player_field(hand: HeartsHand, player: str, target: int) -> Markup:
     return Markup(" {} {}{}").format(number(hand["scores"][player], SCORE), shown, fit(moon, MOON))
 
 
-def blocks(players: list[str], hands: list[HeartsHand], target: int, empty: int) -> list[dict[str, Any]]:
+class HeartsSheet(TypedDict):
+    """What the Hearts sheet template is given besides every sheet's own; a filled sheet's lines too."""
+
+    deal: hearts.Deal
+    target: int
+    ranking: list[tuple[int, str, int]]  # (place, name, total), lowest total first
+    blocks: NotRequired[Callable[[int], list[Block]]]  # (empty rows) -> the blocks of lines
+    lead_head: NotRequired[Markup]
+    pass_head: NotRequired[str]
+    total_lead: NotRequired[Markup]
+    total_line: NotRequired[Markup]
+
+
+def blocks(players: list[str], hands: list[HeartsHand], target: int, empty: int) -> list[Block]:
     """The hands' rows, then empty ones (taller, to write in) with their direction, in blocks of BLOCK.
 
     A row is (number and dealer, the rest).
@@ -58,13 +71,13 @@ def blocks(players: list[str], hands: list[HeartsHand], target: int, empty: int)
 
 
 def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[HeartsHand],
-                 summary: HeartsSummary | None) -> dict[str, Any]:
+                 summary: HeartsSummary | None) -> HeartsSheet:
     """The deal for this many players, the target, the ranking so far (lowest first) and a filled sheet's lines.
 
     ``blocks(empty_rows)`` gives the lines: the sheet decides how many empty rows follow the hands.
     """
     target = options.get("target", hearts.TARGET)
-    extras: dict[str, Any] = {"deal": hearts.deal(len(players)), "target": target,
+    extras: HeartsSheet = {"deal": hearts.deal(len(players)), "target": target,
                               "ranking": ranking(summary["totals"], lowest=True) if summary else []}
     if summary is not None:
         extras["blocks"] = functools.partial(blocks, players, hands, target)

@@ -11,15 +11,15 @@ blank sheet is a table of empty cells to write in.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NotRequired, TypedDict
 
 from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
 
 from ...games import kozyol
 from ...games.kozyol import KozyolHand, KozyolSummary
-from .lines import fit, in_blocks, isolated, line, marked, number
+from .lines import Block, fit, in_blocks, isolated, line, marked, number
 
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 TICK_BOXES_UP_TO = 30  # a target up to this many defeat points gets a box per point to tick on paper
@@ -69,7 +69,18 @@ def deal_line(hand: KozyolHand) -> Markup:
     return Markup('<span class="eggs">{}</span>').format(drawn) if hand["eggs"] else drawn
 
 
-def blocks(hands: list[KozyolHand], empty: int) -> list[dict[str, Any]]:
+class KozyolSheet(TypedDict):
+    """What Kozyol's sheet template is given besides every sheet's own; a filled sheet's lines too."""
+
+    teams: list[list[str]]
+    target: int
+    tick_boxes: bool
+    legend: dict[str, int]
+    blocks: NotRequired[Callable[[int], list[Block]]]  # (empty rows) -> the blocks of lines
+    lead_head: NotRequired[Markup]
+
+
+def blocks(hands: list[KozyolHand], empty: int) -> list[Block]:
     """The deals, then empty rows (taller, to write in) to go on on paper, in blocks of BLOCK."""
     played = [(f"{number(hand['number'], NUMBER)} {hand['dealer']}", deal_line(hand)) for hand in hands]
     to_write = [(number(row, NUMBER), Markup()) for row in range(len(hands) + 1, len(hands) + empty + 1)]
@@ -77,14 +88,14 @@ def blocks(hands: list[KozyolHand], empty: int) -> list[dict[str, Any]]:
 
 
 def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[KozyolHand],
-                 summary: KozyolSummary | None) -> dict[str, Any]:
+                 summary: KozyolSummary | None) -> KozyolSheet:
     """The teams as they sit, the target and the legend's numbers, also on a blank sheet; a filled one's lines.
 
     ``blocks(empty_rows)`` gives the lines: the sheet decides how many empty rows follow the deals.
     """
     teams = summary["teams"] if summary else [players[team::kozyol.TEAMS] for team in range(kozyol.TEAMS)]
     target = options.get("target", kozyol.DEFAULT_TARGET)
-    extras = {"teams": teams, "target": target, "tick_boxes": target <= TICK_BOXES_UP_TO, "legend": LEGEND}
+    extras: KozyolSheet = {"teams": teams, "target": target, "tick_boxes": target <= TICK_BOXES_UP_TO, "legend": LEGEND}
     if summary is not None:
         extras["blocks"] = functools.partial(blocks, hands)
         extras["lead_head"] = line([f"{fit('#', NUMBER, '>')} {_('Dealer')}"])

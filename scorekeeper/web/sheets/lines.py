@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Sequence
+from typing import NotRequired, TypedDict
 
 from markupsafe import Markup, escape
 
@@ -104,7 +105,15 @@ def line(fields: Iterable[str]) -> Markup:
     return Markup(text)  # noqa: S704 - escaped above; only the suit spans are added
 
 
-def in_blocks(rows: Sequence[tuple[str, str]], size: int) -> list[dict[str, Markup]]:
+class Block(TypedDict):
+    """A block of rows, one table row of the sheet: the rows' leads (number, dealer) and the rest, as lines."""
+
+    lead: Markup
+    lines: Markup
+    write: NotRequired[bool]  # empty rows to write in, taller
+
+
+def in_blocks(rows: Sequence[tuple[str, str]], size: int) -> list[Block]:
     """Rows of (lead, rest) in blocks of size, each block's leads and rests joined into lines.
 
     A block is one table row: a long sheet goes on to the next page between two blocks.

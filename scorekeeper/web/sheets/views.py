@@ -54,14 +54,14 @@ def empty_rows(game_pages: GamePages, hands: list[HandState], summary: Summary |
 
 
 def context(game_pages: GamePages, players: list[str], options: Any, hands: list[HandState],
-            summary: Summary | None) -> dict[str, Any]:
+            summary: Summary | None) -> dict[str, object]:
     """What every sheet template is given, and what its game adds."""
     return {"game": game_pages.game, "players": players, "options": options, "hands": hands, "summary": summary,
             "blank": summary is None, "empty_rows": empty_rows(game_pages, hands, summary),
             **game_pages.sheet_extras(players, options, hands, summary)}
 
 
-def filled(match: Match) -> tuple[str, dict[str, Any]]:
+def filled(match: Match) -> tuple[str, dict[str, object]]:
     """Template and context of a match's sheet, from one replay of the match."""
     played = matches.stored_replay(match)
     game_pages = GAME_PAGES[match.game]
@@ -94,7 +94,7 @@ def requested_seats(game_pages: GamePages, args: MultiDict[str, str]) -> int:
     return int(raw)
 
 
-def blank(game: str, args: MultiDict[str, str]) -> tuple[str, dict[str, Any]]:
+def blank(game: str, args: MultiDict[str, str]) -> tuple[str, dict[str, object]]:
     """Template and context of a blank sheet, with the names printed in when given."""
     game_pages = GAME_PAGES[game]
     names = requested_players(game_pages, args)
@@ -116,7 +116,7 @@ def keep_sheets(state: BlueprintSetupState) -> None:
     app.extensions["sheet_cache"] = SheetCache(folder / "sheets", app.config["PDF_CACHE_BYTES"])
 
 
-def printed(name: str, identity: tuple[object, ...], sheet: Callable[[], tuple[str, dict[str, Any]]]) -> Response:
+def printed(name: str, identity: tuple[object, ...], sheet: Callable[[], tuple[str, dict[str, object]]]) -> Response:
     """A sheet's PDF: 304 when the phone has it, else the kept bytes, else rendered in a turn and kept.
 
     The database connection goes back to the pool before the wait for a turn: a download that
