@@ -389,7 +389,7 @@ def test_an_import_and_an_undo_without_a_token_do_nothing(client):
 
 
 def sheet_games() -> list[str]:
-    return [game for game in GAMES if (TEMPLATES / "sheets" / f"{game}.html").exists()]
+    return [game for game in GAMES if (TEMPLATES / "games" / game / "sheet.html").exists()]
 
 
 def test_security_headers_on_pages_api_errors_static_files_and_pdfs(app, client):

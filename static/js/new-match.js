@@ -1,4 +1,4 @@
-// The new match form (templates/new_match.html): the seating plan (Kozyol's teams as they sit) and the
+// The new match form (templates/match/new.html): the seating plan (Kozyol's teams as they sit) and the
 // seat menus (who declares or deals first) show the names as they are typed.
 import "./main.js";
 

@@ -3,9 +3,8 @@
 A game's record (``GamePages``) names its engine, its new-match form, how to build its hand
 form, what its printed sheet shows beyond the hands, the numbers and names its templates print,
 and, for a game where something is chosen before the form (Barbu's contract), that choice. Its
-templates follow the slug: ``new_match/<slug>.html``, ``hands/<slug>.html``,
-``match/<slug>.html``, ``sheets/<slug>.html`` and ``working/<slug>.html``. The records are collected in
-``registered_games.GAME_PAGES``.
+templates are found by the one pattern ``games/<slug>/<page>.html`` (see ``template``). The records
+are collected in ``registered_games.GAME_PAGES``.
 """
 
 from __future__ import annotations
@@ -42,6 +41,19 @@ class Choice:
     every: tuple[str, ...] = ()  # every pick there is, open or not
 
 
+# A game's templates, one per page, each in its folder: templates/games/<slug>/<page>.html.
+TEMPLATES = ("new", "hand", "match", "working", "sheet", "rules")
+
+
+def template(slug: str, page: str) -> str:
+    """One of a game's templates, by page (one of ``TEMPLATES``).
+
+    >>> template("barbu", "hand")
+    'games/barbu/hand.html'
+    """
+    return f"games/{slug}/{page}.html"
+
+
 SheetExtras = Callable[[list[str], Mapping[str, Any], list[HandState], Summary | None], dict[str, Any]]
 
 
@@ -62,9 +74,9 @@ class GamePages:
     def slug(self) -> str:
         return self.game.slug
 
-    def template(self, kind: str) -> str:
-        """One of the game's templates: new_match, hands, match or sheets."""
-        return f"{kind}/{self.game.slug}.html"
+    def template(self, page: str) -> str:
+        """One of the game's templates, by page (one of ``TEMPLATES``)."""
+        return template(self.game.slug, page)
 
     def new_match_form(self, formdata: Any = None) -> NewMatchForm:
         """The new-match form, with a name field for every possible seat."""

@@ -28,7 +28,7 @@ class RestoreForm(TableForm):
 def history(public_id: str):
     match = match_or_404(public_id)
     changes = matches.history(match)
-    return render_template("history.html", match=match, changes=changes, lines=history_lines.lines,
+    return render_template("match/history.html", match=match, changes=changes, lines=history_lines.lines,
                            utc=history_lines.utc, who=history_lines.sources(changes, phone.source()))
 
 
@@ -58,4 +58,4 @@ def restore():
             phone.remember(match, key)
             flash(_("The match was restored as a new match with its own links."))
             return redirect(url_for("pages.match", public_id=match.public_id))
-    return render_template("import.html", form=form), 422 if request.method == "POST" else 200
+    return render_template("match/import.html", form=form), 422 if request.method == "POST" else 200

@@ -124,7 +124,7 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, 
     if readable and variant not in readable and not kept:
         if posted and outbox.wanted():
             return outbox.refused(None)
-        return render_template("hands/choose.html", match=match, before=before, number=number, choices=choices)
+        return render_template("match/choose.html", match=match, before=before, number=number, choices=choices)
     form = game_pages.hand_form(before, variant, request.form if posted else None, stored)
     if posted and form.validate():
         try:
@@ -145,7 +145,7 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, 
     if posted and outbox.wanted():
         return outbox.refused(form)
     return render_template(
-        game_pages.template("hands"), match=match, before=before, upcoming=before.next(), number=number, variant=variant,
+        game_pages.template("hand"), match=match, before=before, upcoming=before.next(), number=number, variant=variant,
         form=form, editing=stored is not None, choices=choices, once_key=outbox.form_key(),
     ), 422 if posted else 200
 

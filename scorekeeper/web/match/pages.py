@@ -14,6 +14,7 @@ from ...refusals import Refusal
 from ..api import matches as api
 from ..errors import STALE_LINK, json_error, match_or_404, refused_editing, wants_json
 from ..forms import TableForm
+from ..games.pages import template as game_template
 from ..games.registry import GAME_PAGES, RULES
 from ..page_cache import PageCache
 from ..redirects import local_path
@@ -22,6 +23,9 @@ from . import phone
 bp = Blueprint("pages", __name__)
 WATCHED = PageCache()
 INITIALS = 2  # letters of a name that mark a double on the score sheet
+
+
+bp.add_app_template_global(game_template, "game_template")  # {% include game_template(slug, "new") %}
 
 
 @bp.app_template_filter("initials")
@@ -55,7 +59,7 @@ def new_match(game: str):
             phone.remember(match, key)
             return redirect(url_for("pages.match", public_id=match.public_id))
     status = 422 if request.method == "POST" else 200
-    return render_template("new_match.html", game=GAMES[game], form=form), status
+    return render_template("match/new.html", game=GAMES[game], form=form), status
 
 
 @bp.get("/m/<public_id>")

@@ -26,7 +26,7 @@ def view(public_id: str):
     """Big totals, who deals, what comes next: for a tablet in the middle of the table."""
     match = match_or_404(public_id)
     played = matches.cached_replay(match)
-    return render_template("table.html", match=match, replay=played, summary=played.summary(),
+    return render_template("match/table.html", match=match, replay=played, summary=played.summary(),
                            live_url=url_for("api.read", public_id=public_id), live_etag=f'"{api.etag(match)}"')
 
 

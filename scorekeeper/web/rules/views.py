@@ -16,6 +16,7 @@ from flask_babel import gettext as _
 from ...games import GAMES
 from ...models import Match
 from ..errors import error_page, match_or_404
+from ..games.pages import template as game_template
 from . import rulebook, tables as rule_tables
 
 bp = Blueprint("rules", __name__)
@@ -40,7 +41,7 @@ def match(public_id: str):
 def page(slug: str, players: list[str], options: Mapping[str, Any], match: Match | None) -> str:
     """A game's rules page, for a match or for none."""
     return render_template(
-        f"rules/{slug}.html", game=GAMES[slug], match=match, options=options, players=players,
+        game_template(slug, "rules"), game=GAMES[slug], match=match, options=options, players=players,
         uses=rulebook.in_words(slug, options), limits=[limit.said() for limit in rulebook.LIMITS[slug]],
         book=rule_tables.PAGES[slug](players, options, match is not None), say=rulebook.say,
         signed=rulebook.signed,

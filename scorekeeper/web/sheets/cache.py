@@ -28,8 +28,8 @@ import weasyprint
 from ...config import ROOT
 
 # What prints a sheet, besides the data: a change to any of these is a new build.
-BUILD_FILES = ("scorekeeper/**/*.py", "templates/sheets/*.html", "static/sheet.css", "static/fonts/*",
-               "translations/**/*.mo")
+BUILD_FILES = ("scorekeeper/**/*.py", "templates/sheets/*.html", "templates/games/*/sheet.html",
+               "static/sheet.css", "static/fonts/*", "translations/**/*.mo")
 
 
 @functools.cache

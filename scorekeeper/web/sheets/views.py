@@ -65,7 +65,7 @@ def filled(match: Match) -> tuple[str, dict[str, object]]:
     """Template and context of a match's sheet, from one replay of the match."""
     played = matches.stored_replay(match)
     game_pages = GAME_PAGES[match.game]
-    return game_pages.template("sheets"), {
+    return game_pages.template("sheet"), {
         **context(game_pages, match.players, match.options, list(played.hands), played.summary()),
         "match": match, "named": True,
         "back_url": url_for("pages.match", public_id=match.public_id),
@@ -101,7 +101,7 @@ def blank(game: str, args: MultiDict[str, str]) -> tuple[str, dict[str, object]]
     players = names or [""] * requested_seats(game_pages, args)
     several = game_pages.game.min_players != game_pages.game.max_players
     query = {"players": ",".join(names)} if names else {"seats": len(players)} if several else {}
-    return game_pages.template("sheets"), {
+    return game_pages.template("sheet"), {
         **context(game_pages, players, {}, [], None), "match": None, "named": bool(names),
         "back_url": url_for("pages.home"), "pdf_url": url_for("sheets.blank_pdf", game=game, **query),
     }

@@ -1,4 +1,4 @@
-// Barbu's hand form (templates/hands/barbu.html): doubles, and Dominoes' places.
+// Barbu's hand form (templates/games/barbu/hand.html): doubles, and Dominoes' places.
 import "../main.js";
 import * as steppers from "../steppers.js";
 

@@ -1,4 +1,4 @@
-// Cancellation Hearts' hand form (templates/hands/hearts.html): the live "hearts left / Black Marias
+// Cancellation Hearts' hand form (templates/games/hearts/hand.html): the live "hearts left / Black Marias
 // left" counter, the rest filled in the way the server fills it in, and the moon choice shown only when
 // one player took everything.
 import "../main.js";

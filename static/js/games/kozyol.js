@@ -1,4 +1,4 @@
-// Kozyol's deal form (templates/hands/kozyol.html): the other team's points (the deck's points minus
+// Kozyol's deal form (templates/games/kozyol/hand.html): the other team's points (the deck's points minus
 // the pile counted), the card counter's running total, and the trick question only for a team left
 // with 0 points.
 import "../main.js";

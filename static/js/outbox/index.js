@@ -214,7 +214,7 @@ function settle(form, item, earlier) {
 }
 
 // -- when to send
-// outbox: the page's panel (templates/_outbox.html), where the outbox says what it keeps.
+// outbox: the page's panel (templates/match/_outbox.html), where the outbox says what it keeps.
 export function start(outbox) {
   if (!outbox || !window.fetch || !window.URLSearchParams || !window.WeakMap) { return; }
   panel = outbox;

@@ -1,4 +1,4 @@
-// What the outbox says at the top of the page (templates/_outbox.html brings its sentences): since when
+// What the outbox says at the top of the page (templates/match/_outbox.html brings its sentences): since when
 // the phone is offline, the hands waiting to send, and each hand that waits for the player's choice.
 import { load } from "./hands.js";
 
