@@ -17,6 +17,7 @@ from .base import (
     Ranking,
     Seating,
     average,
+    by_place,
     of_game,
     per_seat,
     seats_of,
@@ -116,4 +117,4 @@ def stats(played: list[Played], player: int) -> BarbuStats:
             "best_contract": ranked[-1] if ranked else None, "worst_contract": ranked[0] if ranked else None}
 
 
-FIGURES = GameFigures(extras, RANKING, stats)
+FIGURES = GameFigures(extras, RANKING, stats, by_place)

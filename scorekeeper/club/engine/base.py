@@ -52,6 +52,7 @@ class Played:
 Seating = dict[str, int]  # player name -> seat
 Figures = dict[str, float | int]  # one player's line of a season table, by column
 Add = Callable[[int, tuple[int, ...]], None]  # add(player, what one match adds to their sums)
+Sides = tuple[list[list[int]], list[int]]  # the sides a match rates (lists of seats) and their ranks, 1 the best
 
 
 @dataclass(frozen=True)
@@ -66,11 +67,13 @@ class Ranking:
 
 @dataclass(frozen=True)
 class GameFigures:
-    """What the club engine knows of one game: what its digest adds, its season table, a player's statistics."""
+    """What the club engine knows of one game: what its digest adds, its season table, a player's statistics,
+    and the sides its ratings rank (by_place: every seat by its finishing place)."""
 
     extras: Callable[[Replay, Seating], PerSeat]
     ranking: Ranking
     stats: Callable[[list[Played], int], object]
+    rated: Callable[[Digest], Sides]
 
 
 def places(totals: Sequence[int], lowest_wins: bool) -> list[int]:
@@ -91,6 +94,15 @@ def per_seat(replay: Replay) -> PerSeat:
     totals = [int(total) for total in replay.side_totals()]
     placed = places(totals, replay.lowest_wins)
     return {"totals": totals, "places": placed, "winners": [s for s, place in enumerate(placed) if place == 1]}
+
+
+def by_place(made: Digest) -> Sides:
+    """Every seat a side of its own, ranked by its finishing place.
+
+    >>> by_place({"game": "barbu", "places": [2, 1, 2, 4]})
+    ([[0], [1], [2], [3]], [2, 1, 2, 4])
+    """
+    return [[seat] for seat in range(len(made["places"]))], list(made["places"])
 
 
 def of_game(game: str, played: Iterable[Played]) -> list[Digest]:

@@ -17,6 +17,7 @@ from .base import (
     Ranking,
     Seating,
     average,
+    by_place,
     of_game,
     per_seat,
     seats_of,
@@ -91,4 +92,4 @@ def stats(played: list[Played], player: int) -> HeartsStats:
             "average_place": average(out["places"], out["matches"])}
 
 
-FIGURES = GameFigures(extras, RANKING, stats)
+FIGURES = GameFigures(extras, RANKING, stats, by_place)

@@ -8,7 +8,7 @@ from typing import TypedDict, cast
 
 from ...games.base import Replay
 from ...games.kozyol import KozyolHand, KozyolSummary
-from .base import Add, Digest, Figures, GameFigures, PerSeat, Played, Ranking, Seating, of_game, seats_of
+from .base import Add, Digest, Figures, GameFigures, PerSeat, Played, Ranking, Seating, Sides, of_game, seats_of
 
 
 class KozyolDigest(Digest):
@@ -120,4 +120,14 @@ def stats(played: list[Played], player: int) -> KozyolStats:
             "partners": {p: PartnerLine(**line) for p, line in sorted(partners.items())}}
 
 
-FIGURES = GameFigures(extras, RANKING, stats)
+def rated(made: Digest) -> Sides:
+    """The two teams, the goat ranked last.
+
+    >>> rated({"game": "kozyol", "teams": [[0, 2], [1, 3]], "goat": 0})
+    ([[0, 2], [1, 3]], [2, 1])
+    """
+    teams = cast(KozyolDigest, made)
+    return [list(team) for team in teams["teams"]], [2 if team == teams["goat"] else 1 for team in range(2)]
+
+
+FIGURES = GameFigures(extras, RANKING, stats, rated)

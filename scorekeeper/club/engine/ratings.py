@@ -18,9 +18,10 @@ from typing import cast
 
 from openskill.models import PlackettLuce
 
-from .base import Digest, Played
+from .base import Digest, Played, Sides
 from .digest import in_order
 from .kozyol import KozyolDigest
+from .registry import FIGURES
 
 MODEL = PlackettLuce()  # the default parameters: mu 25, sigma 25/3
 CHECKPOINT = 128
@@ -50,7 +51,7 @@ def forget_checkpoints() -> None:
         _checkpoints.clear()
 
 
-def ranks_of(made: Digest) -> tuple[list[list[int]], list[int]]:
+def ranks_of(made: Digest) -> Sides:
     """The sides (lists of seats) rated in one match and their ranks, 1 the best.
 
     >>> ranks_of({"game": "kozyol", "teams": [[0, 2], [1, 3]], "goat": 0})
@@ -58,10 +59,7 @@ def ranks_of(made: Digest) -> tuple[list[list[int]], list[int]]:
     >>> ranks_of({"game": "barbu", "places": [2, 1, 2, 4]})
     ([[0], [1], [2], [3]], [2, 1, 2, 4])
     """
-    if made["game"] == "kozyol":
-        teams = cast(KozyolDigest, made)
-        return [list(team) for team in teams["teams"]], [2 if team == teams["goat"] else 1 for team in range(2)]
-    return [[seat] for seat in range(len(made["places"]))], list(made["places"])
+    return FIGURES[made["game"]].rated(made)
 
 
 def rate(state: State, made: Digest) -> None:
