@@ -71,8 +71,10 @@ club = AppGroup("club", help="The clubs' stored figures.")
 @club.command("rebuild-digests")
 def rebuild_digests() -> None:
     """Make every club match's stored digest again from its hands, and say how many changed."""
-    rebuilt, read = club_results.rebuild_digests()
-    click.echo(f"Rebuilt {rebuilt} of {read} stored digests.")
+    done = club_results.rebuild_digests()
+    click.echo(f"Rebuilt {done.changed} of {done.read} stored digests.")
+    if done.damaged:
+        click.echo(f"Left as stored, as their hands break a rule now: {', '.join(done.damaged)}.", err=True)
 
 
 def init_app(app: Flask) -> None:

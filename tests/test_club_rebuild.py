@@ -9,7 +9,7 @@ from scorekeeper.club import service as clubs
 from scorekeeper.club.engine.base import VERSION
 from scorekeeper.db import db
 from scorekeeper.match import matches
-from scorekeeper.models import Club, ClubResult, Match
+from scorekeeper.models import Club, ClubResult, Hand, Match
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
 TEAM_1_LOSES, TEAM_0_LOSES = {"points": [100, 20]}, {"points": [20, 100]}
@@ -76,3 +76,20 @@ def test_a_digest_of_a_shape_not_read_now_is_made_again_from_the_hands_when_read
         club = clubs.find(public_id)
         assert goats(club) == {"Ann": 1, "Bob": 1, "Cid": 1, "Dee": 1}
         assert sorted(one.digest["goat"] for one in clubs.played(club, None)) == [0, 1]
+
+
+def test_a_match_whose_hands_break_a_rule_now_keeps_its_digest_and_is_named(app: Flask, runner):
+    _club, (first, second) = kozyol_club(app)
+    with app.app_context():
+        spoil(second, goat=1)  # it was team 0's
+        hand = db.session.scalar(db.select(Hand).where(Hand.match_id == first))
+        hand.entry = {"points": [999, -879]}  # written around the app: the rules refuse it
+        db.session.commit()
+        damaged, kept = db.session.get(Match, first).public_id, db.session.get(ClubResult, first).digest
+    done = runner.invoke(args=["club", "rebuild-digests"])
+    assert done.exit_code == 0, done.output
+    assert done.stdout == "Rebuilt 1 of 2 stored digests.\n"
+    assert done.stderr == f"Left as stored, as their hands break a rule now: {damaged}.\n"
+    with app.app_context():
+        assert db.session.get(ClubResult, first).digest == kept
+        assert db.session.get(ClubResult, second).digest["goat"] == 0  # made again from its hands

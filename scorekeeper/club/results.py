@@ -157,24 +157,37 @@ def readable(match_id: int, made: Digest) -> Digest | None:
     return None if match is None else digest(match.game, list(match.seat_ids or []), matches.stored_replay(match))
 
 
-def rebuild_digests(batch: int = 500) -> tuple[int, int]:
-    """Make every stored digest again from its match's hands; return how many changed, and how many rows were read.
+class Rebuilt(NamedTuple):
+    """What rebuild_digests did: digests that changed, rows read, and the matches whose hands break a rule now."""
+
+    changed: int
+    read: int
+    damaged: list[str]  # public ids; their rows are left as they are
+
+
+def rebuild_digests(batch: int = 500) -> Rebuilt:
+    """Make every stored digest again from its match's hands, writing those that differ.
 
     A changed row is written as a write to its match would write it (keep): its club's figures see it.
     """
-    rebuilt = read = 0
+    done = Rebuilt(0, 0, [])
     last = 0
     while True:
         rows = db.session.execute(select(Match, ClubResult).join(ClubResult, ClubResult.match_id == Match.id)
                                   .where(Match.id > last).order_by(Match.id).limit(batch)).all()
         if not rows:
-            return rebuilt, read
+            return done
+        changed = 0
         for match, result in rows:
-            replay = matches.stored_replay(match)
+            try:
+                replay = matches.stored_replay(match)
+            except matches.Damaged:
+                done.damaged.append(match.public_id)
+                continue
             if result.digest != stored(digest(match.game, list(match.seat_ids or []), replay)):
                 keep(match, replay)
-                rebuilt += 1
-        read += len(rows)
+                changed += 1
+        done = Rebuilt(done.changed + changed, done.read + len(rows), done.damaged)
         last = rows[-1][0].id
         db.session.commit()
         db.session.expunge_all()
