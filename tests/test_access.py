@@ -19,7 +19,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import inspect, select, text
 from wtforms.csrf.session import SessionCSRF
 
-from conftest import PLAYERS, TOKEN, bearer, create_match, csrf_token, post_form
+from helpers.api import bearer, create_match
+from helpers.forms import TOKEN, csrf_token, post_form
+from helpers.matches import PLAYERS
 from scorekeeper.db import db
 from scorekeeper.games import GAMES
 from scorekeeper.models import Match

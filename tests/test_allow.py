@@ -13,7 +13,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, bearer, create_match, play
+from helpers.api import bearer, create_match, play
+from helpers.matches import PLAYERS
 
 FLASK_ADDS = {"HEAD", "OPTIONS"}
 

@@ -16,7 +16,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from conftest import PLAYERS, bearer, create_match, error_of, play
+from helpers.api import bearer, create_match, error_of, play
+from helpers.matches import PLAYERS
 from scorekeeper.db import db
 from scorekeeper.models import Club, Match
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import api_url, bearer, create_match, error_of, hearts_reaching, play, post_hand, read
+from helpers.api import api_url, bearer, create_match, error_of, play, post_hand, read
+from helpers.matches import hearts_reaching
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 SIX = NAMES[:6]

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, api_url, bearer, create_match, error_of, play, post_hand, read
+from helpers.api import api_url, bearer, create_match, error_of, play, post_hand, read
+from helpers.matches import PLAYERS
 
 ANN, BOB, CID, DEE = PLAYERS
 TEAMS = [[ANN, CID], [BOB, DEE]]

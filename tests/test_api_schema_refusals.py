@@ -18,8 +18,9 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from conftest import PLAYERS, bearer, create_match, error_of
-from test_openapi import DOCUMENT_URI, pointer
+from helpers.api import bearer, create_match, error_of
+from helpers.matches import PLAYERS
+from helpers.openapi import DOCUMENT_URI, pointer
 
 API = "/api/v1"
 SIX = [*PLAYERS, "Eve", "Fay"]

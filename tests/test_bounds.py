@@ -18,7 +18,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, api_url, create_match, error_of, play, post_form, post_hand, read
+from helpers.api import api_url, create_match, error_of, play, post_hand, read
+from helpers.forms import post_form
+from helpers.matches import PLAYERS
 from scorekeeper.db import db
 from scorekeeper.models import Hand, HandChange, Match
 from scorekeeper.web.sheets.charts import running_totals_svg

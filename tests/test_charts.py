@@ -6,7 +6,7 @@ import doctest
 import re
 
 import scorekeeper.web.sheets.charts as charts
-from conftest import bearer, create_match
+from helpers.api import bearer, create_match
 from scorekeeper.games import kozyol
 
 

@@ -11,11 +11,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import bearer, error_of
+from helpers.api import bearer, error_of
+from helpers.club_matches import FOUR
+from helpers.clubs import QUICK, TEAM_0_LOSES, TEAM_1_LOSES
+from helpers.openapi import check_answer
 from scorekeeper.app import create_app
 from scorekeeper.db import db
-from test_club_data import FOUR, QUICK, TEAM_0_LOSES, TEAM_1_LOSES
-from test_openapi import check_answer
 
 API = "/api/v1"
 CLUB = f"{API}/clubs/{{club_id}}"

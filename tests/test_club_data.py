@@ -14,7 +14,9 @@ from flask import Flask
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import MetaData, insert, select
 
-from conftest import POSTGRES_URL
+from helpers.club_matches import FOUR
+from helpers.clubs import QUICK, TEAM_0_LOSES, TEAM_1_LOSES
+from helpers.databases import POSTGRES_URL
 from scorekeeper.app import create_app
 from scorekeeper.club import results as club_results, service as clubs
 from scorekeeper.db import db
@@ -23,12 +25,9 @@ from scorekeeper.models import ClubResult, Match
 from scorekeeper.refusals import Refusal
 
 BEFORE_CLUBS = "eb52132606c2"
-FOUR = ["Ann", "Bob", "Cid", "Dee"]
-QUICK = {"target": 2}  # a Kozyol series that one deal ends
-TEAM_1_LOSES, TEAM_0_LOSES = {"points": [100, 20]}, {"points": [20, 100]}
 
 
-# -- helpers shared with test_club_api.py -----------------------------------------------------------
+# -- helpers ---------------------------------------------------------------------------------------
 
 
 def club_match(club: Any, players: list[str] = FOUR, *deals: dict[str, Any]) -> Match:

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from openskill.models import PlackettLuce
 
-from club_matches import corrections, random_club
+from helpers.club_matches import corrections, random_club
+from helpers.played import barbu_played, kozyol_played
 from scorekeeper.club.engine import ratings as rating_module
 from scorekeeper.club.engine.digest import in_order
 from scorekeeper.club.engine.ratings import ratings
 from scorekeeper.club.engine.standings import RANKING, PairTally, Tally, partnerships, standings
 from scorekeeper.club.engine.stats import head_to_head, player_stats
-from test_club_engine import barbu_played, kozyol_played
 
 GAMES = ("barbu", "kozyol", "hearts")
 SEEDS = range(4)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from helpers.played import barbu_played, hearts_played, kozyol_played
 from scorekeeper.club.engine.stats import head_to_head, player_stats
-from test_club_engine import barbu_played, hearts_played, kozyol_played
 
 
 def one_barbu_match():

@@ -19,16 +19,16 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import format_decimal, get_locale
 
-from club_matches import random_match
-from conftest import bearer, csrf_token
+from helpers.api import bearer
+from helpers.club_matches import FOUR, random_match
+from helpers.clubs import admin_post, new_club, reasons
+from helpers.forms import csrf_token
+from helpers.i18n import assert_translated, seen
+from helpers.pdf import info, pages, save, text
 from scorekeeper.i18n import LANGUAGES
 from scorekeeper.web.club.pages import figure
-from test_i18n import assert_translated, seen
-from test_pdf import info, pages, save, text
 
-ERROR = re.compile(r'<p class="error" id="err-([\w-]+)">([^<]*)</p>')
 BANNER = re.compile(r'<p class="error banner" role="alert">([^<]*)</p>')
-FOUR = ["Ann", "Bob", "Cid", "Dee"]
 SIX = [*FOUR, "Eve", "Fay"]
 # One Kozyol deal decides a series played to a single defeat point: Bob and Dee, 45 card points, are the goat.
 KOZYOL_DEAL = {"points": [75, 45]}
@@ -36,25 +36,6 @@ HEARTS_HAND = {"hearts": dict(zip(SIX, [5, 0, 7, 3, 2, 4])), "black_marias": dic
 
 
 # -- helpers: a club made and run the way a phone does it -----------------------------------------------------
-
-
-def reasons(page: str) -> dict[str, str]:
-    """The reasons shown beside fields: field -> sentence."""
-    return dict(ERROR.findall(page))
-
-
-def new_club(client: FlaskClient, name: str = "Les Dimanches") -> str:
-    """Start a club on the page; this phone keeps its admin key. Returns the club's public id."""
-    answer = client.post("/clubs/new", data={"csrf_token": csrf_token(client, "/clubs/new"), "name": name})
-    assert answer.status_code == 302, answer.text
-    return answer.headers["Location"].split("/")[2]
-
-
-def admin_post(client: FlaskClient, club: str, action: str, form: str, data: dict[str, Any]):
-    """Send one of the admin page's forms (its fields are named after the form: add-name)."""
-    fields = {f"{form}-{name}": value for name, value in data.items()}
-    return client.post(f"/c/{club}/admin/{action}", data={f"{form}-csrf_token": csrf_token(client, "/clubs/new"),
-                                                           **fields})
 
 
 def add_players(client: FlaskClient, club: str, *names: str) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import TOKEN, bearer, create_match
+from helpers.api import bearer, create_match
+from helpers.forms import TOKEN
 
 SIX = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 PHONES = 8

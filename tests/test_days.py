@@ -14,12 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from conftest import bearer, error_of
+from helpers.api import bearer, error_of
+from helpers.clubs import admin_post, new_club, reasons
 from scorekeeper.club import service as clubs
 from scorekeeper.db import db
 from scorekeeper.models import Evening, Season
 from scorekeeper.refusals import Refusal
-from test_club_pages import admin_post, new_club, reasons
 
 API = "/api/v1"
 REASON = "Give a day as year-month-day, such as 2026-12-05."

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from conftest import TOKEN, create_match
+from helpers.api import create_match
+from helpers.forms import TOKEN
 
 SIX = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 FORMS = {

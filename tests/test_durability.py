@@ -28,7 +28,9 @@ from flask.testing import FlaskClient
 from sqlalchemy import JSON, DateTime, bindparam, func, select, text
 from sqlalchemy.exc import IntegrityError
 
-from conftest import PLAYERS, bearer, create_match, csrf_token
+from helpers.api import bearer, create_match
+from helpers.forms import csrf_token
+from helpers.matches import PLAYERS
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.models import Match

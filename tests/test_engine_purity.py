@@ -4,25 +4,14 @@ Every module under scorekeeper/games/ and scorekeeper/club/engine/ is found with
 or club figure is covered the day its file appears. The club's ratings use one library, openskill.
 """
 
-import os
 import pkgutil
-import subprocess
-import sys
 from pathlib import Path
+
+from helpers.purity import WEB_PACKAGES, run_python
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES_DIR = ROOT / "scorekeeper" / "games"
 CLUB_DIR = ROOT / "scorekeeper" / "club" / "engine"
-WEB_PACKAGES = {
-    "flask",
-    "flask_babel",
-    "flask_sqlalchemy",
-    "jinja2",
-    "sqlalchemy",
-    "weasyprint",
-    "werkzeug",
-    "wtforms",
-}
 
 
 def package_modules(package: str, folder: Path) -> list[str]:
@@ -39,17 +28,6 @@ def engine_modules() -> list[str]:
 def club_modules() -> list[str]:
     """Dotted names of scorekeeper.club.engine and every module inside it."""
     return package_modules("scorekeeper.club.engine", CLUB_DIR)
-
-
-def run_python(code: str, *flags: str) -> str:
-    """Run code in a fresh interpreter from the repository root; return its stdout."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    result = subprocess.run(
-        [sys.executable, *flags, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
 
 
 def test_every_engine_module_is_found():

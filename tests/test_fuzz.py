@@ -16,10 +16,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import TOKEN, bearer, create_match
+from helpers.api import bearer, create_match
+from helpers.forms import TOKEN
+from helpers.matches import PLAYERS
 from scorekeeper.games import barbu
 
-PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 SIX = [*PLAYERS, "Eve", "Fay"]
 GAME_PLAYERS = {"barbu": PLAYERS, "kozyol": PLAYERS, "hearts": SIX}
 FIRST_HANDS = {

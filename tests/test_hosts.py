@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 from flask import Flask
 
-from conftest import PLAYERS, bearer
+from helpers.api import bearer
+from helpers.matches import PLAYERS
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 

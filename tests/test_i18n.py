@@ -25,15 +25,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_babel import ngettext
 
-from conftest import bearer, create_match, post_form
+from helpers.api import bearer, create_match
+from helpers.forms import post_form
+from helpers.i18n import BRACES, PERCENT, assert_translated, catalog, forms, seen, squeeze, translated
 from scorekeeper.config import ROOT
 from scorekeeper.games import barbu
 from scorekeeper.i18n import LANGUAGES, compile_catalogs
 from scorekeeper.web.games.barbu import counter_texts
 
 TRANSLATED = ("fr", "ru")
-BRACES = re.compile(r"\{(\w*)\}")
-PERCENT = re.compile(r"%\((\w+)\)[sd]")
 EXTRACT = ["extract", "-F", "babel.cfg", "-k", "N_", "-k", "_l", "-k", "lazy_gettext"]
 
 BARBU = ["Ann", "Bob", "Ёжик", "Козлов"]
@@ -93,60 +93,6 @@ CONTRACT_WORDS = {
     "trumps": {"fr": ["Atout", "Couleur d’atout (facultatif)", "♥ Cœur"], "ru": ["Козыри", "Козырная масть", "♥ Черви"]},
     "dominoes": {"fr": ["Réussite", "Premier sorti", "Carte de départ"], "ru": ["Домино", "Первое место", "Начальная карта"]},
 }
-
-
-# -- reading pages and catalogs ----------------------------------------------------------------------------
-
-
-def seen(page: str) -> str:
-    """What a player reads or hears: the text, and the labels, titles and alt texts of the page.
-
-    Stored entries shown as JSON (the edit history) are data with English keys, not text.
-    """
-    labels = re.findall(r'\s(?:aria-label|title|alt)="([^"]*)"', page)
-    body = re.sub(r"<(script|style|pre)\b.*?</\1>", " ", page, flags=re.S)  # <pre>: an entry's JSON, data
-    return squeeze(html.unescape(re.sub(r"<[^>]+>", " ", body) + " " + " ".join(labels)))
-
-
-def squeeze(value: str) -> str:
-    return re.sub(r"\s+", " ", value.replace("\u00a0", " ")).strip()
-
-
-def catalog(lang: str) -> Catalog:
-    with (ROOT / "translations" / lang / "LC_MESSAGES" / "messages.po").open("rb") as source:
-        return read_po(source, locale=lang)
-
-
-def translated(lang: str, msgid: str) -> str:
-    return squeeze(catalog(lang)[msgid].string)
-
-
-def forms(message: Any) -> list[str]:
-    return list(message.string) if isinstance(message.string, (list, tuple)) else [message.string]
-
-
-def english_sentences(lang: str) -> list[tuple[str, re.Pattern[str]]]:
-    """English texts of the catalog that a page in lang must not show: those translated differently."""
-    found = []
-    for message in catalog(lang):
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        if not message.id or any(english in forms(message) for english in ids):
-            continue
-        for english in ids:
-            pieces = [p.strip(" .,:;") for p in squeeze(PERCENT.sub("\0", BRACES.sub("\0", english))).split("\0")]
-            for piece in pieces:
-                # A single word between placeholders may be a French word too ("points"); a whole label may not.
-                if len(piece) >= 4 and re.search(r"[a-z]{3}", piece) and (len(pieces) == 1 or " " in piece):
-                    found.append((piece, re.compile(rf"(?<![\w’']){re.escape(piece)}(?![\w’'])")))
-    return found
-
-
-def assert_translated(text: str, lang: str, words: list[str], where: str) -> None:
-    """The page shows the given words and no English sentence of the catalog."""
-    for word in words:
-        assert squeeze(word).casefold() in text.casefold(), f"{where} in {lang}: no {word!r} in {text[:3000]!r}"
-    leaks = [piece for piece, pattern in english_sentences(lang) if pattern.search(text)]
-    assert not leaks, f"{where} in {lang} shows English: {leaks}"
 
 
 # -- catalogs ------------------------------------------------------------------------------------------------

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from conftest import PLAYERS, api_url, bearer, create_match, error_of, read
+from helpers.api import api_url, bearer, create_match, error_of, read
+from helpers.matches import PLAYERS
+from helpers.openapi import check_answer
 from scorekeeper.db import db
 from scorekeeper.match.receipts import KEY_MAX
 from scorekeeper.models import Match, Receipt
-from test_openapi import check_answer
-from test_serving import servers  # noqa: F401 - the two gunicorn servers on one database
 
 ANN, BOB, CID, DEE = PLAYERS
 DEAL = {"points": [75, 45]}
@@ -148,7 +148,7 @@ def test_the_database_itself_refuses_a_second_receipt_for_a_key(app, client):
 # -- several server processes on one database ------------------------------------------------------
 
 
-def test_a_repeat_sent_to_another_server_is_answered_the_same(servers):  # noqa: F811
+def test_a_repeat_sent_to_another_server_is_answered_the_same(servers):
     one, two = servers
     status, _, body = one.call("POST", "/api/v1/matches", {"game": "barbu", "players": PLAYERS,
                                                            "options": {"first_declarer": ANN}})
@@ -167,7 +167,7 @@ def test_a_repeat_sent_to_another_server_is_answered_the_same(servers):  # noqa:
 RACES = 10
 
 
-def test_two_servers_racing_with_one_key_record_one_hand(servers):  # noqa: F811
+def test_two_servers_racing_with_one_key_record_one_hand(servers):
     one, two = servers
     six = [*PLAYERS, "Eve", "Fay"]
     status, _, body = one.call("POST", "/api/v1/matches", {"game": "hearts", "players": six,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import create_match
+from helpers.api import create_match
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import create_match, error_of
+from helpers.api import create_match, error_of
 
 JSON = {"Accept": "application/json"}
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}

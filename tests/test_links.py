@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import bearer, create_match
+from helpers.api import bearer, create_match
 
 REPLACED = "The edit link this phone opened has been replaced by a newer one"
 STALE = "This edit link no longer works: it was replaced by a newer one, or it is incomplete."

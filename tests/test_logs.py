@@ -21,10 +21,11 @@ import pytest
 from flask import Flask
 from werkzeug.serving import make_server
 
-from conftest import PLAYERS, bearer, create_match
+from helpers.api import bearer, create_match
+from helpers.matches import PLAYERS
+from helpers.purity import WEB_PACKAGES, run_python
+from helpers.servers import Server, fresh_database
 from scorekeeper.logs import REDACTED, RedactedAtoms, Redacting, redact, redact_atom
-from test_engine_purity import WEB_PACKAGES, run_python
-from test_serving import Server, fresh_database
 
 # The default access log line, and every atom a deployer may add that can carry a key.
 FORMAT = ('%(h)s %(l)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" path=%(U)s query=%(q)s '

@@ -9,7 +9,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from conftest import PLAYERS, bearer, create_match, play
+from helpers.api import bearer, create_match, play
+from helpers.matches import PLAYERS
 
 NEW = {"game": "barbu", "players": PLAYERS}
 LINK = re.compile(r'(?:href|action)="(/[^"#]*)')
@@ -105,7 +106,7 @@ def test_every_page_with_a_form_or_a_key_is_not_stored(client):
 
 @pytest.mark.parametrize("url", ["/new/barbu", "/new/kozyol", "/new/hearts", "/clubs/new", "/import"])
 def test_a_form_sent_back_with_a_mistake_is_not_stored_either(client, url):
-    from conftest import csrf_token
+    from helpers.forms import csrf_token
 
     token = csrf_token(client, url)
     if url == "/import":

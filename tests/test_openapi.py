@@ -8,18 +8,16 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
-from conftest import PLAYERS, bearer, create_match
+from helpers.api import bearer, create_match
+from helpers.matches import PLAYERS
+from helpers.openapi import check_answer
 from scorekeeper.games import GAMES, barbu, hearts, kozyol
 from scorekeeper.games.base import NAME_MAX, SUITS
 from scorekeeper.i18n import LANGUAGES
 
 SIX = [*PLAYERS, "Eve", "Fay"]
-DOCUMENT_URI = "urn:scorekeeper:openapi"
 METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH"}  # Flask adds HEAD and OPTIONS on its own
 
 
@@ -34,32 +32,6 @@ def document(client: FlaskClient) -> dict[str, Any]:
 def openapi_path(rule: str) -> str:
     """A Flask rule in OpenAPI's spelling: /hands/<int:number> -> /hands/{number}."""
     return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
-
-
-def pointer(*parts: str) -> str:
-    return "".join("/" + part.replace("~", "~0").replace("/", "~1") for part in parts)
-
-
-def check_answer(document: dict[str, Any], path: str, method: str, answer) -> None:
-    """The answer's status is documented for the operation, and its body fits the documented schema."""
-    status = str(answer.status_code)
-    responses = document["paths"][path][method.lower()]["responses"]
-    assert status in responses, (path, method, status)
-    where = ("paths", path, method.lower(), "responses", status)
-    response = responses[status]
-    if "$ref" in response:  # a shared answer, #/components/responses/...
-        where = tuple(response["$ref"].removeprefix("#/").split("/"))
-        response = document["components"]["responses"][where[-1]]
-    content = response.get("content")
-    if not content:
-        assert not answer.data, (path, method, status)
-        return
-    assert answer.mimetype in content, (path, method, status, answer.mimetype)
-    registry = Registry().with_resource(DOCUMENT_URI, Resource(document, specification=DRAFT202012))
-    schema = {"$ref": DOCUMENT_URI + "#" + pointer(*where, "content", answer.mimetype, "schema")}
-    validator = Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
-    errors = sorted(validator.iter_errors(answer.get_json()), key=lambda e: list(e.absolute_path))
-    assert not errors, (path, method, status, [f"{list(e.absolute_path)}: {e.message}" for e in errors[:5]])
 
 
 # -- the document itself ---------------------------------------------------------------------

@@ -8,7 +8,9 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, TOKEN, api_url, bearer, create_match, read
+from helpers.api import api_url, bearer, create_match, read
+from helpers.forms import TOKEN
+from helpers.matches import PLAYERS
 
 ANN, BOB, CID, DEE = PLAYERS
 JSON = {"Accept": "application/json"}

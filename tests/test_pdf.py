@@ -11,7 +11,6 @@ import doctest
 import re
 import shutil
 import socket
-import subprocess
 import threading
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import bearer, create_match
+from helpers.api import create_match, post
+from helpers.matches import barbu_entry, hearts_entry
+from helpers.pdf import info, landscape, pages, poppler, row, save, sheet_pdf, squeezed, text
 from scorekeeper import links, pdf
 from scorekeeper.db import db
 from scorekeeper.games import barbu
@@ -40,79 +41,7 @@ HOSTILE = [
 STATIC = f"{pdf.ORIGIN}/static/"
 
 
-# -- reading PDF files -----------------------------------------------------------------------
-
-
-def save(tmp_path: Path, data: bytes, name: str = "sheet.pdf") -> Path:
-    assert data.startswith(b"%PDF-"), data[:200]
-    path = tmp_path / name
-    path.write_bytes(data)
-    return path
-
-
-def poppler(*args: str) -> str:
-    return subprocess.run(args, check=True, capture_output=True, text=True, timeout=60).stdout
-
-
-def info(path: Path) -> dict[str, str]:
-    return dict(line.split(":", 1) for line in poppler("pdfinfo", str(path)).splitlines() if ":" in line)
-
-
-def pages(path: Path) -> int:
-    return int(info(path)["Pages"])
-
-
-def landscape(path: Path) -> bool:
-    width, height = map(float, re.findall(r"[\d.]+", info(path)["Page size"])[:2])
-    return width > height
-
-
-def text(path: Path) -> str:
-    return poppler("pdftotext", "-layout", str(path), "-")
-
-
-def squeezed(value: str) -> str:
-    """Text without any white space, so that names wrapped in narrow columns still match."""
-    return re.sub(r"\s+", "", value)
-
-
-def row(page_text: str, label: str) -> list[int]:
-    """The whole numbers on the first line that starts with label."""
-    line = next(line for line in page_text.splitlines() if line.strip().startswith(label))
-    return [int(n) for n in re.findall(r"-?\d+", line[line.index(label) + len(label):])]
-
-
 # -- building matches through the API --------------------------------------------------------
-
-
-def post(client: FlaskClient, match: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
-    answer = client.post(f"/api/v1/matches/{match['id']}/hands", json=entry, headers=bearer(match["edit_key"]))
-    assert answer.status_code == 201, answer.get_json()
-    return answer.get_json()
-
-
-def barbu_entry(number: int, players: list[str]) -> dict[str, Any]:
-    """A legal entry for hand number (1-28, first declarer seat 0): each declarer doubled twice by everyone."""
-    block, index = divmod(number - 1, barbu.HANDS_PER_DECLARER)
-    contract = barbu.CONTRACTS[index]
-    seats = players[block:] + players[:block]
-    declarer, others = seats[0], seats[1:]
-    cards: dict[str, Any] = {
-        "no_tricks": {"tricks": dict(zip(seats, [3, 4, 5, 1]))},
-        "no_queens": {"queens": dict(zip(seats, [1, 0, 1, 2]))},
-        "no_hearts": {"hearts": dict(zip(seats, [4, 5, 2, 2])), "ace_of_hearts": seats[1]},
-        "no_last_two": {"second_last": seats[2], "last": seats[3]},
-        "barbu": {"king_of_hearts": seats[1]},
-        "trumps": {"tricks": dict(zip(seats, [6, 3, 1, 3])), "trump_suit": "spades"},
-        "dominoes": {"order": [seats[1], seats[0], seats[3], seats[2]]},
-    }[contract]
-    if index < 2:
-        doubles = [{"by": p, "target": declarer, "redoubled": p == others[index]} for p in others]
-    elif contract in barbu.POSITIVE:
-        doubles = []
-    else:
-        doubles = [{"by": others[0], "target": others[1], "redoubled": index == 2}]
-    return {"contract": contract, "doubles": doubles, **cards}
 
 
 def play_barbu(client: FlaskClient, players: list[str] = BARBU, hands: int = barbu.HANDS) -> tuple[dict, dict]:
@@ -135,19 +64,6 @@ def play_kozyol(client: FlaskClient) -> tuple[dict, dict]:
     return match, state
 
 
-def hearts_entry(number: int, players: list[str], heavy: int = 0) -> dict[str, Any]:
-    """Hearts spread round the table (heavy of them to seat 0), Black Marias to two players."""
-    hearts = {p: 0 for p in players}
-    marias = {p: 0 for p in players}
-    hearts[players[0]] += heavy
-    for i in range(26 - heavy):
-        hearts[players[(i * 3 + number) % len(players)]] += 1
-    if not heavy:
-        marias[players[number % len(players)]] += 1
-        marias[players[(number + 5) % len(players)]] += 1
-    return {"hearts": hearts, "black_marias": marias}
-
-
 def play_hearts(client: FlaskClient, players: list[str] = HEARTS, options: dict | None = None,
                 heavy: int = 0) -> tuple[dict, dict]:
     match = create_match(client, "hearts", players, options or {})
@@ -161,13 +77,6 @@ def play_hearts(client: FlaskClient, players: list[str] = HEARTS, options: dict 
             entry = hearts_entry(number, players, heavy)
         state = post(client, match, entry)
     return match, state
-
-
-def sheet_pdf(client: FlaskClient, match: dict[str, Any]) -> bytes:
-    answer = client.get(f"/api/v1/matches/{match['id']}/sheet.pdf")
-    assert answer.status_code == 200, answer.text[:300]
-    assert answer.mimetype == "application/pdf"
-    return answer.data
 
 
 # -- filled sheets ---------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from conftest import TOKEN, bearer, create_match
+from helpers.api import bearer, create_match
+from helpers.forms import TOKEN
 
 KOZYOL = [{"points": [75, 45]}, {"points": [30, 90], "trump_suit": "hearts", "last_trick": "Bob"}]
 

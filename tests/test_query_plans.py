@@ -14,7 +14,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import event
 
-from conftest import PLAYERS, bearer, create_match
+from helpers.api import bearer, create_match
+from helpers.matches import PLAYERS
 from scorekeeper.db import db
 from scorekeeper.match import matches
 

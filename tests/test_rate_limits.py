@@ -19,13 +19,15 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, api_url, bearer, create_match, csrf_token, error_of
+from helpers.api import api_url, bearer, create_match, error_of
+from helpers.forms import csrf_token
+from helpers.matches import FIRST_HAND, NEW, PLAYERS
+from helpers.openapi import check_answer
+from helpers.servers import Server, free_port, two_servers
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.web.api.openapi import document
 from scorekeeper.web.hit_counts import FILE
-from test_openapi import check_answer
-from test_serving import Server, free_port, two_servers
 
 LOW = {
     "RATELIMIT_NEW_MATCHES": "3 per minute",
@@ -34,8 +36,6 @@ LOW = {
     "RATELIMIT_WRONG_KEYS": "3 per minute",
     "RATELIMIT_WRONG_KEYS_PER_MATCH": "5 per minute",
 }
-NEW = {"game": "barbu", "players": PLAYERS}
-FIRST_HAND = {"contract": "barbu", "king_of_hearts": "Bob"}
 TOO_MANY = "Too many requests from this connection in a short time."
 
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import bearer
-from test_rate_limits import FIRST_HAND, NEW
-from test_serving import Server, fresh_database
+from helpers.api import bearer
+from helpers.matches import FIRST_HAND, NEW
+from helpers.servers import Server, fresh_database
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="finds the workers through Linux's /proc")
 

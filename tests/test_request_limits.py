@@ -15,10 +15,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from helpers.servers import ROOT, Server, fresh_database
 from scorekeeper.games import GAMES
 from scorekeeper.games.base import NAME_MAX
 from scorekeeper.web.api.openapi import document
-from test_serving import ROOT, Server, fresh_database
 
 LIMITS = ("limit_request_line", "limit_request_fields", "limit_request_field_size")
 

@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, bearer, create_match
+from helpers.api import bearer, create_match
+from helpers.i18n import assert_translated, seen
+from helpers.matches import PLAYERS
 from scorekeeper.games import barbu, hearts, kozyol
 from scorekeeper.games.base import NAME_MAX
-from test_i18n import assert_translated, seen
 
 HEARTS_PLAYERS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus"]
 LANGUAGES = ("en", "fr", "ru")

@@ -31,7 +31,8 @@ from schemathesis.specs.openapi.checks import (
     unsupported_method,
 )
 
-from conftest import PLAYERS, bearer
+from helpers.api import bearer
+from helpers.matches import PLAYERS
 from scorekeeper.web.api.openapi import document
 
 SIX = [*PLAYERS, "Eve", "Fay"]

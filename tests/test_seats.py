@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import post_form
+from helpers.forms import post_form
 
 SEAT_ERROR = re.compile(r'<p class="error" id="err-players">([^<]+)</p>')
 

@@ -9,7 +9,8 @@ import zlib
 import pytest
 from flask.sessions import SecureCookieSessionInterface
 
-from conftest import bearer, create_match, csrf_token
+from helpers.api import bearer, create_match
+from helpers.forms import csrf_token
 from scorekeeper.db import db
 
 FORM_KEY = re.compile(r'href="(/c/[^"/]+/join/[^"]+)"')

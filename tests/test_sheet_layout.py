@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers.pdf import pages, poppler, save, squeezed
 from scorekeeper import pdf
-from test_pdf import pages, poppler, save, squeezed
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 

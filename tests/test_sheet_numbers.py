@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 from flask_babel import force_locale, gettext
 
-from conftest import create_match
+from helpers.api import create_match, post
+from helpers.barbu import random_match
+from helpers.pdf import save, sheet_pdf, text
 from scorekeeper.games import barbu
 from scorekeeper.i18n import translate
 from scorekeeper.web.sheets import barbu as barbu_sheet, hearts as hearts_sheet, kozyol as kozyol_sheet
 from scorekeeper.web.sheets.barbu import LEAD, PLAYER
 from scorekeeper.web.sheets.lines import width
-from test_barbu_engine import random_match
-from test_pdf import post, save, sheet_pdf, text
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 

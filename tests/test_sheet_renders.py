@@ -20,14 +20,15 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from conftest import PLAYERS, create_match
+from helpers.api import create_match, post
+from helpers.matches import PLAYERS, barbu_entry
+from helpers.pdf import save, text
+from helpers.servers import Server, fresh_database
 from scorekeeper import pdf
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 from scorekeeper.render_slots import RenderSlots
 from scorekeeper.web.sheets.cache import SheetCache
-from test_pdf import barbu_entry, post, save, text
-from test_serving import Server, fresh_database
 
 PDF = "application/pdf"
 

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from conftest import create_match
-from test_pdf import barbu_entry, hearts_entry, poppler, post, save
+from helpers.api import create_match, post
+from helpers.matches import barbu_entry, hearts_entry
+from helpers.pdf import poppler, save
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
 

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from conftest import PLAYERS, create_match, error_of
-from test_pdf import barbu_entry, post
+from helpers.api import create_match, error_of, post
+from helpers.matches import PLAYERS, barbu_entry
 
 LONG = "x" * 41
 

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from conftest import PLAYERS
-from test_serving import Server, fresh_database, joined_cookie
+from helpers.matches import PLAYERS
+from helpers.servers import Server, fresh_database, joined_cookie
 
 SLOW_CLIENTS = 8
 # More than the database connections of a worker (SQLAlchemy's pool: 5, and 10 more when busy).

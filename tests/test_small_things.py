@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 import re
 
-from conftest import TOKEN, bearer, create_match, post_form
+from helpers.api import bearer, create_match
+from helpers.forms import TOKEN, post_form
 
 SIX = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 

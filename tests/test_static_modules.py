@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import create_match, csrf_token
+from helpers.api import create_match
+from helpers.forms import csrf_token
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"

@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, TOKEN, bearer, create_match, csrf_token, post_form
+from helpers.api import bearer, create_match
+from helpers.forms import TOKEN, csrf_token, post_form
+from helpers.matches import PLAYERS
 
 ANN, BOB, CID, DEE = PLAYERS
 CONTRACT_TITLES = ["No Tricks", "No Queens", "No Hearts", "No Last Two", "Barbu", "Trumps", "Dominoes"]

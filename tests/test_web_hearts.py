@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from conftest import bearer, create_match, hearts_reaching, post_form
+from helpers.api import bearer, create_match
+from helpers.forms import post_form
+from helpers.matches import hearts_reaching
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 SIX = NAMES[:6]

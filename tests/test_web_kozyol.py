@@ -10,7 +10,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from conftest import PLAYERS, create_match, csrf_token, post_form
+from helpers.api import create_match
+from helpers.forms import csrf_token, post_form
+from helpers.matches import PLAYERS
 
 ANN, BOB, CID, DEE = PLAYERS
 ALL_FOUR = {"cards_A": "4", "cards_10": "4", "cards_K": "4", "cards_Q": "4", "cards_J": "4"}

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import api_url, create_match, play
+from helpers.api import api_url, create_match, play
 
 SIX = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
+from helpers.browser import ARTIFACTS, report
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 
@@ -30,7 +31,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True, "locale": "en-GB"}
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
 SECRET = "browser-test-secret"
 # How long the live pages may take to show a change made on another phone (the issue's promise).
 LIVE_WITHIN = 3.0
@@ -271,16 +271,6 @@ def screenshot(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
         return path
 
     return shoot
-
-
-def report(kind: str, name: str, figures: Any) -> None:
-    """Print a measured figure (pytest -s shows it) and keep it in artifacts/<kind>.json."""
-    print(f"\n[{kind}] {name}: {figures}")
-    path = ARTIFACTS / f"{kind}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    known = json.loads(path.read_text()) if path.exists() else {}
-    known[name] = figures
-    path.write_text(json.dumps(known, indent=2, ensure_ascii=False) + "\n")
 
 
 # Every page notes when the live script last redrew it (static/js/live.js fires scorekeeper:updated after

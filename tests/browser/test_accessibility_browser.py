@@ -6,39 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
-from .conftest import report
-from .matches import made
+from helpers.browser import BARBU, HEARTS, check, made, report
 
-BARBU = ["Ann", "Bob", "Cid", "Dee"]
-HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
-SERIOUS = {"serious", "critical"}
-TAP = 44  # CSS pixels, both ways
 DARK_SCREENSHOTS = {"barbu-match", "barbu-no-queens", "kozyol-match", "kozyol-deal", "hearts-match", "hearts-hand",
                     "barbu-rules"}
-
-# Controls smaller than a thumb. Exempt: a link inside a sentence ("Ann declares. Other contract"),
-# which the text around it would have to move away from; its line is its target.
-SMALL_TARGETS = """() => {
-  const visible = (el) => { const r = el.getBoundingClientRect(), s = getComputedStyle(el);
-    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none"; };
-  const inSentence = (a) => { const p = a.closest("p, li, figcaption, small");
-    return p && p.textContent.replace(a.textContent, "").trim().length > 0 && !a.classList.contains("button"); };
-  const found = [], exempt = [];
-  document.querySelectorAll("a[href], button, input:not([type=hidden]), select, summary, textarea").forEach((el) => {
-    let target = el;
-    if (el.matches("input[type=radio], input[type=checkbox]")) { target = el.closest("label") || el; }
-    if (!visible(target)) { return; }
-    const r = target.getBoundingClientRect();
-    if (r.width < %(tap)d - 0.5 || r.height < %(tap)d - 0.5) {
-      const name = (el.textContent || el.getAttribute("aria-label") || el.name || "").trim().slice(0, 40);
-      (el.matches("a") && inSentence(el) ? exempt : found).push(
-        `${el.tagName.toLowerCase()} "${name}" ${Math.round(r.width)}x${Math.round(r.height)}`);
-    }
-  });
-  return {small: [...new Set(found)], exempt: [...new Set(exempt)]};
-}""" % {"tap": TAP}  # noqa: UP031 (JavaScript: an f-string would double every brace)
 
 
 def key_pages(page: Any) -> list[tuple[str, str]]:
@@ -77,22 +49,6 @@ def key_pages(page: Any) -> list[tuple[str, str]]:
         ("kozyol-rules", f"/m/{kozyol}/rules"),
         ("hearts-rules", f"/m/{hearts}/rules"),
     ]
-
-
-def serious(page: Any) -> list[str]:
-    """axe-core's serious and critical findings on the page, one line each."""
-    found = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {v['help']} at {node['target']}: {node['failureSummary']}"
-            for v in found if v["impact"] in SERIOUS for node in v["nodes"]]
-
-
-def check(page: Any, name: str, problems: dict[str, list[str]], exempt: dict[str, list[str]]) -> None:
-    targets = page.evaluate(SMALL_TARGETS)
-    problems[name] = serious(page) + [f"small target: {t}" for t in targets["small"]]
-    if targets["exempt"]:
-        exempt[name] = targets["exempt"]
-    if page.evaluate("document.documentElement.scrollWidth > window.innerWidth"):
-        problems[name].append("wider than the phone: the page scrolls sideways")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

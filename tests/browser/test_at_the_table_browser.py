@@ -6,7 +6,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+from helpers.matches import PLAYERS
 
 
 def enter_deal(page, tap, number: int, points: str) -> None:

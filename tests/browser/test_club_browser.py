@@ -7,9 +7,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .conftest import report
-from .test_accessibility_browser import check
-from .test_sheet_fits_browser import uncovered
+from helpers.browser import check, report, uncovered
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+from helpers.matches import PLAYERS
 
 
 def step(page, tap, rank: str, times: int, button: str = "one more") -> None:

@@ -15,9 +15,9 @@ from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
-from .matches import made
+from helpers.browser import made
+from helpers.matches import PLAYERS
 
-PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
 ANN, BOB, CID, DEE = PLAYERS
 SENT_WITHIN = 20_000  # ms: the outbox tries again within seconds (backing off), or at once when back online
 

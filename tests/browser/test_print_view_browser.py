@@ -7,7 +7,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .test_accessibility_browser import HEARTS, TAP, made, serious
+from helpers.browser import HEARTS, TAP, made, serious
 
 
 def in_view(page: Any, locator: Any) -> None:

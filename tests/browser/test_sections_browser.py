@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .test_accessibility_browser import BARBU, TAP, made, serious
+from helpers.browser import BARBU, TAP, made, serious
 
 TRUMPS = {"contract": "trumps", "tricks": {"Ann": 4, "Bob": 3, "Cid": 3, "Dee": 3}, "trump_suit": "hearts"}
 

@@ -11,29 +11,11 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .matches import made
+from helpers.browser import BARBU, UNCOVERED, made, uncovered
 
-BARBU = ["Ann", "Bob", "Cid", "Dee"]
 LONG = "Dee " + "Q" * 36  # 40 characters, the longest name a seat takes
 HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim"]
 WIDTH = 390
-
-# Whether the middle of an element is on the phone's screen and the element itself is what a tap there hits.
-UNCOVERED = """el => {
-  const r = el.getBoundingClientRect();
-  const x = r.left + r.width / 2, y = r.top + r.height / 2;
-  if (r.width === 0 || r.left < 0 || r.right > window.innerWidth || y < 0 || y > window.innerHeight) { return false; }
-  const hit = document.elementFromPoint(x, y);
-  return hit !== null && (hit === el || el.contains(hit));
-}"""
-
-
-def uncovered(page: Any, locator: Any) -> None:
-    """Scroll the element to the middle of the screen (as a reader would), then check nothing covers it."""
-    for found in locator.all():
-        found.evaluate("el => el.scrollIntoView({block: 'center', inline: 'nearest'})")
-        text = found.inner_text()
-        assert found.evaluate(UNCOVERED), f"{text!r} is cut off or covered"
 
 
 def no_sideways_scrolling(page: Any) -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .matches import made
-
-PLAYERS = ["Ann", "Bob", "Cid", "Dee"]
+from helpers.browser import made
+from helpers.matches import PLAYERS
 
 
 def test_a_second_tap_on_save_shows_the_hand_as_saved(phone, new_match, tap):

@@ -1,0 +1,95 @@
+"""What the real-browser tests share: matches made over the API, axe-core and tap-size checks, measured figures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from axe_playwright_python.sync_playwright import Axe
+
+from helpers.matches import PLAYERS
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+BARBU = PLAYERS  # the four at every Barbu and Kozyol table of the phone tests
+HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+SERIOUS = {"serious", "critical"}
+TAP = 44  # CSS pixels, both ways
+
+# Controls smaller than a thumb. Exempt: a link inside a sentence ("Ann declares. Other contract"),
+# which the text around it would have to move away from; its line is its target.
+SMALL_TARGETS = """() => {
+  const visible = (el) => { const r = el.getBoundingClientRect(), s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none"; };
+  const inSentence = (a) => { const p = a.closest("p, li, figcaption, small");
+    return p && p.textContent.replace(a.textContent, "").trim().length > 0 && !a.classList.contains("button"); };
+  const found = [], exempt = [];
+  document.querySelectorAll("a[href], button, input:not([type=hidden]), select, summary, textarea").forEach((el) => {
+    let target = el;
+    if (el.matches("input[type=radio], input[type=checkbox]")) { target = el.closest("label") || el; }
+    if (!visible(target)) { return; }
+    const r = target.getBoundingClientRect();
+    if (r.width < %(tap)d - 0.5 || r.height < %(tap)d - 0.5) {
+      const name = (el.textContent || el.getAttribute("aria-label") || el.name || "").trim().slice(0, 40);
+      (el.matches("a") && inSentence(el) ? exempt : found).push(
+        `${el.tagName.toLowerCase()} "${name}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  });
+  return {small: [...new Set(found)], exempt: [...new Set(exempt)]};
+}""" % {"tap": TAP}  # noqa: UP031 (JavaScript: an f-string would double every brace)
+
+# Whether the middle of an element is on the phone's screen and the element itself is what a tap there hits.
+UNCOVERED = """el => {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (r.width === 0 || r.left < 0 || r.right > window.innerWidth || y < 0 || y > window.innerHeight) { return false; }
+  const hit = document.elementFromPoint(x, y);
+  return hit !== null && (hit === el || el.contains(hit));
+}"""
+
+
+def uncovered(page: Any, locator: Any) -> None:
+    """Scroll the element to the middle of the screen (as a reader would), then check nothing covers it."""
+    for found in locator.all():
+        found.evaluate("el => el.scrollIntoView({block: 'center', inline: 'nearest'})")
+        text = found.inner_text()
+        assert found.evaluate(UNCOVERED), f"{text!r} is cut off or covered"
+
+
+def made(page: Any, game: str, players: list[str], options: dict[str, Any], hands: list[dict[str, Any]]) -> str:
+    """A match made over the API with a few hands, opened on this phone with its edit link."""
+    answer = page.context.request.post("/api/v1/matches", data={"game": game, "players": players, "options": options})
+    assert answer.status == 201, answer.text()
+    match = answer.json()
+    for hand in hands:
+        sent = page.context.request.post(f"/api/v1/matches/{match['id']}/hands", data=hand,
+                                         headers={"Authorization": f"Bearer {match['edit_key']}"})
+        assert sent.status == 201, sent.text()
+    page.goto(match["edit_url"])
+    return match["id"]
+
+
+def serious(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on the page, one line each."""
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {node['target']}: {node['failureSummary']}"
+            for v in found if v["impact"] in SERIOUS for node in v["nodes"]]
+
+
+def check(page: Any, name: str, problems: dict[str, list[str]], exempt: dict[str, list[str]]) -> None:
+    targets = page.evaluate(SMALL_TARGETS)
+    problems[name] = serious(page) + [f"small target: {t}" for t in targets["small"]]
+    if targets["exempt"]:
+        exempt[name] = targets["exempt"]
+    if page.evaluate("document.documentElement.scrollWidth > window.innerWidth"):
+        problems[name].append("wider than the phone: the page scrolls sideways")
+
+
+def report(kind: str, name: str, figures: Any) -> None:
+    """Print a measured figure (pytest -s shows it) and keep it in artifacts/<kind>.json."""
+    print(f"\n[{kind}] {name}: {figures}")
+    path = ARTIFACTS / f"{kind}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    known = json.loads(path.read_text()) if path.exists() else {}
+    known[name] = figures
+    path.write_text(json.dumps(known, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,33 @@
+"""A club made and run the way a phone does it, and the quick Kozyol series its tests play."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from helpers.forms import csrf_token
+
+QUICK = {"target": 2}  # a Kozyol series that one deal ends
+TEAM_1_LOSES, TEAM_0_LOSES = {"points": [100, 20]}, {"points": [20, 100]}
+ERROR = re.compile(r'<p class="error" id="err-([\w-]+)">([^<]*)</p>')
+
+
+def reasons(page: str) -> dict[str, str]:
+    """The reasons shown beside fields: field -> sentence."""
+    return dict(ERROR.findall(page))
+
+
+def new_club(client: FlaskClient, name: str = "Les Dimanches") -> str:
+    """Start a club on the page; this phone keeps its admin key. Returns the club's public id."""
+    answer = client.post("/clubs/new", data={"csrf_token": csrf_token(client, "/clubs/new"), "name": name})
+    assert answer.status_code == 302, answer.text
+    return answer.headers["Location"].split("/")[2]
+
+
+def admin_post(client: FlaskClient, club: str, action: str, form: str, data: dict[str, Any]):
+    """Send one of the admin page's forms (its fields are named after the form: add-name)."""
+    fields = {f"{form}-{name}": value for name, value in data.items()}
+    return client.post(f"/c/{club}/admin/{action}", data={f"{form}-csrf_token": csrf_token(client, "/clubs/new"),
+                                                           **fields})

@@ -1,0 +1,124 @@
+"""Throwaway databases for tests: migrated once per run into a template, then copied for each test.
+
+The schema still comes from the migrations, as on a real install; a test only pays for a file copy
+(SQLite) or a CREATE DATABASE ... TEMPLATE (PostgreSQL) instead of every migration since the first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Protocol
+
+from sqlalchemy import Engine, create_engine, make_url, text
+from sqlalchemy.pool import NullPool
+
+from scorekeeper.app import create_app
+from scorekeeper.db import db
+
+FILE_NAME = "scorekeeper.sqlite"
+# The suite runs once on SQLite files and once on PostgreSQL (manage.py test does both).
+POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL", "")
+
+
+def reset_postgres(url: str) -> None:
+    """Empty a database that servers share: drop and recreate the public schema."""
+    engine = create_engine(url, poolclass=NullPool)
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def migrate(url: str) -> None:
+    """Bring the database at url to the newest revision through the migrations, then close every connection."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "template", "SQLALCHEMY_DATABASE_URI": url,
+                      "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": False})
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+class Template(Protocol):
+    def copy(self, folder: Path) -> str:
+        """A new database holding the migrated schema and nothing else; returns its URL."""
+
+    def close(self) -> None:
+        """Remove the template."""
+
+
+class SQLiteTemplate:
+    """A migrated SQLite file; each copy is a new file in the test's folder."""
+
+    def __init__(self, folder: Path):
+        self.path = folder / FILE_NAME
+        migrate(f"sqlite:///{self.path}")
+        # Back to a rollback journal: the whole database is then in this one file, with no -wal or -shm
+        # beside it to copy; the app turns write-ahead logging on again when it connects to a copy.
+        with contextlib.closing(sqlite3.connect(self.path)) as raw:
+            assert raw.execute("PRAGMA journal_mode=DELETE").fetchone()[0] == "delete"
+        beside = sorted(path.name for path in folder.iterdir() if path != self.path)
+        assert not beside, f"the template is more than one file: {beside}"
+
+    def copy(self, folder: Path) -> str:
+        path = folder / FILE_NAME
+        shutil.copyfile(self.path, path)
+        return f"sqlite:///{path}"
+
+    def close(self) -> None:
+        self.path.unlink()
+
+
+class PostgresServer:
+    """The PostgreSQL server of a test database, spoken to through its maintenance database."""
+
+    def __init__(self, url: str):
+        self.url = make_url(url)
+        assert self.url.database not in (None, "postgres"), "the test database must be one of its own"
+        # One connection, kept for the whole run: nothing is written in the maintenance database.
+        self.engine: Engine = create_engine(self.url.set(database="postgres"), pool_size=1, max_overflow=0,
+                                            isolation_level="AUTOCOMMIT")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def url_of(self, name: str) -> str:
+        return self.url.set(database=name).render_as_string(hide_password=False)
+
+    def execute(self, *statements: str) -> None:
+        with self.engine.connect() as connection:
+            for statement in statements:
+                connection.execute(text(statement))
+
+    def recreate(self, name: str, template: str | None = None) -> str:
+        """Drop the database called name (closing whatever is connected) and create it anew; returns its URL."""
+        quote = self.engine.dialect.identifier_preparer.quote
+        self.execute(f"DROP DATABASE IF EXISTS {quote(name)} WITH (FORCE)",
+                     f"CREATE DATABASE {quote(name)}" + (f" TEMPLATE {quote(template)}" if template else ""))
+        return self.url_of(name)
+
+    def empty(self) -> str:
+        """The test database, empty."""
+        return self.recreate(self.url.database)
+
+
+class PostgresTemplate:
+    """A migrated PostgreSQL database, <test database>_template; each copy replaces the test database."""
+
+    def __init__(self, server: PostgresServer):
+        self.server = server
+        self.name = f"{server.url.database}_template"
+        migrate(server.recreate(self.name))
+        # Nobody may be connected to a template while it is copied: from now on nobody can be.
+        quoted = server.engine.dialect.identifier_preparer.quote(self.name)
+        server.execute(f"ALTER DATABASE {quoted} ALLOW_CONNECTIONS false")
+
+    def copy(self, folder: Path) -> str:  # noqa: ARG002 (the database lives on the server)
+        return self.server.recreate(self.server.url.database, template=self.name)
+
+    def close(self) -> None:
+        quoted = self.server.engine.dialect.identifier_preparer.quote(self.name)
+        self.server.execute(f"DROP DATABASE IF EXISTS {quoted}")
