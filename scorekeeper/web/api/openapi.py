@@ -15,6 +15,7 @@ from flask import Blueprint, jsonify
 from ...json_values import Json
 from ...match.backup import FORMAT, FORMAT_VERSION
 from ...match.receipts import KEY_MAX
+from ..games.registry import GAME_PAGES
 from . import club_openapi
 from .schemas import SCHEMAS, Schema, integer, ref
 
@@ -125,18 +126,9 @@ def operation(operation_id: str, summary: str, responses: dict[str, Schema], *, 
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
 SIX = [*FOUR, "Eve", "Fay"]
-NEW_MATCHES = {
-    "barbu": {"game": "barbu", "players": FOUR, "options": {"first_declarer": "Cid"}},
-    "kozyol": {"game": "kozyol", "players": FOUR, "options": {"target": 12, "eggs_double_next": True},
-               "language": "ru"},
-    "hearts": {"game": "hearts", "players": SIX, "options": {"target": 100, "moon_points": 52}},
-}
-ENTRIES = {
-    "barbu": {"contract": "no_tricks", "tricks": {"Ann": 3, "Bob": 4, "Cid": 5, "Dee": 1},
-              "doubles": [{"by": "Bob", "target": "Cid", "redoubled": False}]},
-    "kozyol": {"points": [75, 45], "tricks": [5, 3], "trump_suit": "hearts", "last_trick": "Bob"},
-    "hearts": {"hearts": dict(zip(SIX, [5, 4, 3, 6, 8, 0])), "black_marias": dict(zip(SIX, [1, 0, 0, 0, 1, 0]))},
-}
+# Each game's examples are its own (web/games/<game>.py).
+NEW_MATCHES = {slug: pages.examples.new_match for slug, pages in GAME_PAGES.items()}
+ENTRIES = {slug: pages.examples.entry for slug, pages in GAME_PAGES.items()}
 EXPORT = {"format": FORMAT, "format_version": FORMAT_VERSION, "game": "kozyol", "players": FOUR,
           "options": {"target": 12}, "language": None, "hands": [ENTRIES["kozyol"]]}
 

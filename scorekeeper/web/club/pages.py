@@ -37,14 +37,9 @@ PARTNERSHIPS_SHOWN = 10  # on the club page and its PDF: a club of 100 has 4,950
 bp.register_error_handler(Busy, sheets.busy)
 PAGES = PageCache()  # club and player pages, per club stamp (see kept)
 
-# What a standings table shows per game, beside the player and the matches played (the engine's figures).
-COLUMNS = {
-    "barbu": [("average", N_("Average")), ("total", N_("Total")), ("wins", N_("Wins"))],
-    "kozyol": [("goats_per_match", N_("Goats per match")), ("goats", N_("Goats")),
-              ("goats_with_eggs", N_("Goats with eggs")), ("deals_won", N_("Deals won"))],
-    "hearts": [("wins", N_("Wins")), ("average_place", N_("Average place"))],
-}
-assert set(COLUMNS) == set(GAMES), "every game of the engine has its standings columns, and only those"
+# What a standings table shows per game, beside the player and the matches played (each game's own, from
+# its page record: the engine's figures).
+COLUMNS = {slug: list(pages.standings) for slug, pages in GAME_PAGES.items()}
 
 
 @bp.app_template_filter("figure")

@@ -11,10 +11,11 @@ from wtforms.validators import InputRequired, Optional
 
 from ...games import barbu
 from ...games.barbu import BarbuEntry, BarbuReplay
-from ...games.base import SUITS, Entry
+from ...games.base import N_, SUITS, Entry
 from ..forms import RANK_LETTERS, SUIT_NAMES, NewMatchForm, TableForm, seat_choices
+from ..rules import barbu as barbu_rules
 from ..sheets.barbu import sheet_extras
-from .pages import Choice, GamePages
+from .pages import Choice, Examples, GamePages
 
 CHOSEN = {"no_hearts": ("ace_of_hearts",), "no_last_two": ("second_last", "last"), "barbu": ("king_of_hearts",)}
 PLACES = tuple(f"place_{place}" for place in barbu.PLACES)
@@ -238,4 +239,11 @@ PAGES = GamePages(
         "cards_per_hand": barbu.CARDS_PER_HAND, "contracts": barbu.CONTRACTS, "titles": barbu.CONTRACT_TITLES,
         "counted": barbu.COUNTED,
     },
+    rules_page=barbu_rules.PAGE,
+    standings=(("average", N_("Average")), ("total", N_("Total")), ("wins", N_("Wins"))),
+    examples=Examples(
+        new_match={"game": "barbu", "players": ["Ann", "Bob", "Cid", "Dee"], "options": {"first_declarer": "Cid"}},
+        entry={"contract": "no_tricks", "tricks": {"Ann": 3, "Bob": 4, "Cid": 5, "Dee": 1},
+               "doubles": [{"by": "Bob", "target": "Cid", "redoubled": False}]},
+    ),
 )

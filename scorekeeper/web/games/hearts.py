@@ -13,8 +13,9 @@ from ...games import hearts
 from ...games.base import N_, Entry, refuse
 from ...games.hearts import HeartsEntry, HeartsReplay
 from ..forms import NewMatchForm, NumberRange, TableForm
+from ..rules import hearts as hearts_rules
 from ..sheets.hearts import sheet_extras
-from .pages import GamePages
+from .pages import Examples, GamePages
 
 MARIA_CHOICES = [SelectChoice(str(n)) for n in range(hearts.BLACK_MARIAS + 1)]
 NOBODY = ""
@@ -165,6 +166,7 @@ class MatchForm(NewMatchForm):
 
 
 BLANK_SEATS = 8  # a blank sheet without names or ?seats=
+SIX = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]  # the players of the API's example
 
 
 PAGES = GamePages(
@@ -179,4 +181,10 @@ PAGES = GamePages(
         "black_maria": hearts.BLACK_MARIA, "cards_passed": hearts.CARDS_PASSED, "passes": hearts.PASSES, "target": hearts.TARGET,
         "target_min": hearts.TARGET_MIN, "target_max": hearts.TARGET_MAX, "moon_points": hearts.MOON_POINTS,
     },
+    rules_page=hearts_rules.PAGE,
+    standings=(("wins", N_("Wins")), ("average_place", N_("Average place"))),
+    examples=Examples(
+        new_match={"game": "hearts", "players": SIX, "options": {"target": 100, "moon_points": 52}},
+        entry={"hearts": dict(zip(SIX, [5, 4, 3, 6, 8, 0])), "black_marias": dict(zip(SIX, [1, 0, 0, 0, 1, 0]))},
+    ),
 )

@@ -14,15 +14,16 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional, ValidationError
 
 from ...games import kozyol
-from ...games.base import SUITS, Entry
+from ...games.base import N_, SUITS, Entry
 from ...games.kozyol import KozyolEntry, KozyolReplay
 from ..forms import SUIT_NAMES, NewMatchForm, NumberRange, TableForm, seat_choices
+from ..rules import kozyol as kozyol_rules
+from ..rules.kozyol import RANK_NAMES
 from ..sheets.kozyol import sheet_extras
-from .pages import GamePages
+from .pages import Examples, GamePages
 
 RANKS = tuple(kozyol.CARD_VALUES)  # A, 10, K, Q, J: the cards that count
 RANK_WORDS = {"A": "ace", "10": "ten", "K": "king", "Q": "queen", "J": "jack"}  # placeholders of sentences
-RANK_NAMES = {"A": _l("Aces"), "10": _l("Tens"), "K": _l("Kings"), "Q": _l("Queens"), "J": _l("Jacks")}
 MODES = [SelectChoice("points", _l("Type the points")), SelectChoice("cards", _l("Count the cards"))]
 ANSWERS = [SelectChoice("yes", _l("Yes, a trick or more")), SelectChoice("no", _l("No trick at all"))]
 NONE = SelectChoice("", "–")
@@ -202,4 +203,12 @@ PAGES = GamePages(
         # Seat numbers (from 1) of each team, as the new-match form shows them.
         "team_seats": [[seat + 1 for seat in range(team, kozyol.SEATS, kozyol.TEAMS)] for team in TEAMS],
     },
+    rules_page=kozyol_rules.PAGE,
+    standings=(("goats_per_match", N_("Goats per match")), ("goats", N_("Goats")),
+               ("goats_with_eggs", N_("Goats with eggs")), ("deals_won", N_("Deals won"))),
+    examples=Examples(
+        new_match={"game": "kozyol", "players": ["Ann", "Bob", "Cid", "Dee"],
+                   "options": {"target": 12, "eggs_double_next": True}, "language": "ru"},
+        entry={"points": [75, 45], "tricks": [5, 3], "trump_suit": "hearts", "last_trick": "Bob"},
+    ),
 )

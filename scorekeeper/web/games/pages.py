@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from ...games import Game, InvalidHand
 from ...games.base import Entry, HandState, Replay, Summary
 from ..forms import NewMatchForm
+from ..rules.page import RulesPage
 
 
 class HandForm(Protocol):
@@ -57,6 +58,25 @@ def template(slug: str, page: str) -> str:
 SheetExtras = Callable[[list[str], Mapping[str, Any], list[HandState], Summary | None], dict[str, Any]]
 
 
+# A column of a club's standings table: the engine's figure, and its heading (N_, translated when shown).
+Column = tuple[str, str]
+
+
+class NewMatchBody(TypedDict):
+    game: str
+    players: list[str]
+    options: Mapping[str, object]
+    language: NotRequired[str]
+
+
+@dataclass(frozen=True)
+class Examples:
+    """What the OpenAPI document shows of one game: a match to create and a hand's entry."""
+
+    new_match: NewMatchBody
+    entry: Entry
+
+
 @dataclass(frozen=True)
 class GamePages:
     """The web side of one game."""
@@ -66,6 +86,9 @@ class GamePages:
     hand_form: Callable[[Replay, str | None, Any, Entry | None], HandForm]  # (before, choice, formdata, stored)
     sheet_extras: SheetExtras  # (players, options, hands, summary or None for a blank sheet)
     rules: Mapping[str, Any]  # the engine's numbers and names the templates print
+    rules_page: RulesPage  # the limits, options in words and tables of its rules page
+    standings: tuple[Column, ...]  # what a club's standings table shows of it, beside player and matches
+    examples: Examples  # what the API's document shows of it
     choice: Choice | None = None
     blank_rows: int = 0  # rows of a blank sheet when the game does not fix them (Barbu prints its 28 hands)
     blank_seats: int | None = None  # columns of a blank sheet without names; None: the fewest players
