@@ -10,7 +10,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
 from ...games import barbu
-from ...games.barbu import BarbuEntry, BarbuReplay
+from ...games.barbu import BarbuEntry, BarbuReplay, Double
 from ...games.base import N_, SUITS, Entry
 from ..forms import RANK_LETTERS, SUIT_NAMES, NewMatchForm, TableForm, seat_choices
 from ..rules import barbu as barbu_rules
@@ -94,7 +94,7 @@ class HandForm(TableForm):
     def entry(self) -> Entry:
         """The API-shaped entry for a validated form."""
         players, contract = self.players, self.contract
-        entry: dict[str, Any] = {"contract": contract}
+        entry = BarbuEntry(contract=contract, doubles=[])
         if self.counted:
             entry[self.counted] = {name: self[f"{self.counted}_{seat}"].data for seat, name in enumerate(players)}
         for name in CHOSEN.get(contract, ()):
@@ -105,7 +105,7 @@ class HandForm(TableForm):
             if note in self and self[note].data:
                 entry[note] = self[note].data
         entry["doubles"] = [
-            {"by": players[int(by)], "target": players[int(target)], "redoubled": field.data == "redouble"}
+            Double(by=players[int(by)], target=players[int(target)], redoubled=field.data == "redouble")
             for field in self
             if field.name.startswith("double_") and field.data
             for by, target in [field.name.split("_")[1:]]
@@ -152,10 +152,10 @@ def must_data(must: list[str], players: list[str], declarer: str) -> dict[str, s
     return {f"double_{players.index(name)}_{target}": "double" for name in must}
 
 
-def entry_to_data(entry: BarbuEntry, players: list[str]) -> dict[str, Any]:
+def entry_to_data(entry: BarbuEntry, players: list[str]) -> dict[str, str | int]:
     """Form data for a stored entry (to edit a hand)."""
     seat = players.index
-    data: dict[str, Any] = {}
+    data: dict[str, str | int] = {}
     for field in barbu.COUNT_TOTALS:
         for name, count in entry.get(field, {}).items():
             data[f"{field}_{seat(name)}"] = count
@@ -215,11 +215,11 @@ class MatchForm(NewMatchForm):
     )
     enforce_declarer_doubles = BooleanField(_l("Refuse a hand missing a compulsory double"), default=True)
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, list[int] | bool | str]:
         names = self.names()
         seat = self.first_declarer.data
         chosen = self.domino_scores.data or self.domino_scores.default
-        options: dict[str, Any] = {
+        options: dict[str, list[int] | bool | str] = {
             "domino_scores": [int(v) for v in chosen.split(",")],
             "enforce_declarer_doubles": bool(self.enforce_declarer_doubles.data),
         }

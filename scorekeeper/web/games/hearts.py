@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from flask_babel import lazy_gettext as _l
 from wtforms import IntegerField, RadioField, SelectField
@@ -19,6 +19,17 @@ from .pages import Examples, GamePages
 
 MARIA_CHOICES = [SelectChoice(str(n)) for n in range(hearts.BLACK_MARIAS + 1)]
 NOBODY = ""
+
+
+class Tally(TypedDict):
+    """What the counter and the moon choice show for the values on the form (below 0: too many entered)."""
+
+    hearts_left: int
+    marias_left: int
+    rest: int | None  # the seat that took the rest, if any
+    rest_hearts: int | None
+    rest_marias: int | None
+    shooter: int | None  # the seat that took every heart and Black Maria, if any
 
 
 def posted_number(value: Any) -> int | None:
@@ -59,7 +70,7 @@ class HandForm(TableForm):
             marias[rest] = max(0, hearts.BLACK_MARIAS - sum(m for seat, m in enumerate(marias) if seat != rest))
         return counted, marias, rest
 
-    def tally(self) -> dict[str, Any]:
+    def tally(self) -> Tally:
         """What the counter and the moon choice show for the values on the form.
 
         ``hearts_left`` and ``marias_left`` go below 0 when too many were entered.
@@ -67,14 +78,10 @@ class HandForm(TableForm):
         counted, marias, rest = self.counts()
         shooter = next((seat for seat in range(self.seats)
                         if counted[seat] == hearts.HEARTS and marias[seat] == hearts.BLACK_MARIAS), None)
-        return {
-            "hearts_left": hearts.HEARTS - sum(count or 0 for count in counted),
-            "marias_left": hearts.BLACK_MARIAS - sum(marias),
-            "rest": rest,
-            "rest_hearts": None if rest is None else counted[rest],
-            "rest_marias": None if rest is None else marias[rest],
-            "shooter": shooter,
-        }
+        return Tally(hearts_left=hearts.HEARTS - sum(count or 0 for count in counted),
+                     marias_left=hearts.BLACK_MARIAS - sum(marias), rest=rest,
+                     rest_hearts=None if rest is None else counted[rest],
+                     rest_marias=None if rest is None else marias[rest], shooter=shooter)
 
     def entry(self) -> Entry:
         """The API-shaped entry for a validated form, the rest filled in."""
@@ -90,10 +97,8 @@ class HandForm(TableForm):
         if missing:
             raise refuse("hearts", N_("Enter the hearts of {name}, or leave only one player's hearts empty."),
                          name=self.players[missing[0]])
-        entry: dict[str, Any] = {
-            "hearts": dict(zip(self.players, counted)),
-            "black_marias": dict(zip(self.players, marias)),
-        }
+        entry = HeartsEntry(hearts=dict(zip(self.players, counted)),  # type: ignore[arg-type]  # all counted here
+                            black_marias=dict(zip(self.players, marias)))
         if self.moon.data:
             entry["moon"] = self.moon.data
         return entry
@@ -122,9 +127,9 @@ def hand_form(before: HeartsReplay, choice: None, formdata: Any, stored: HeartsE
     return Form(formdata, data=entry_to_data(stored, players) if stored else None)
 
 
-def entry_to_data(entry: HeartsEntry, players: list[str]) -> dict[str, Any]:
+def entry_to_data(entry: HeartsEntry, players: list[str]) -> dict[str, str | int | None]:
     """Form data for a stored entry (to edit a hand)."""
-    data: dict[str, Any] = {"moon": entry.get("moon")}
+    data: dict[str, str | int | None] = {"moon": entry.get("moon")}
     for seat, name in enumerate(players):
         data[f"hearts_{seat}"] = entry["hearts"][name]
         data[f"black_marias_{seat}"] = str(entry["black_marias"][name])
@@ -157,9 +162,9 @@ class MatchForm(NewMatchForm):
     def dealer_seat(self) -> int:
         return posted_number(self.first_dealer.data) or 0
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, int | str]:
         names = self.names()
-        options: dict[str, Any] = {"target": self.target.data, "moon_points": int(self.moon_points.data)}
+        options: dict[str, int | str] = {"target": self.target.data, "moon_points": int(self.moon_points.data)}
         if self.dealer_seat() < len(names):
             options["first_dealer"] = names[self.dealer_seat()]
         return options

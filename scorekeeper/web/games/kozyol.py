@@ -6,7 +6,7 @@ what is left of the 120. A team with 0 points is asked whether it took a trick a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from flask_babel import gettext as _, lazy_gettext as _l
 from wtforms import BooleanField, IntegerField, RadioField, SelectField
@@ -28,6 +28,16 @@ MODES = [SelectChoice("points", _l("Type the points")), SelectChoice("cards", _l
 ANSWERS = [SelectChoice("yes", _l("Yes, a trick or more")), SelectChoice("no", _l("No trick at all"))]
 NONE = SelectChoice("", "–")
 TEAMS = range(kozyol.TEAMS)
+
+
+class PostedDeal(TypedDict, total=False):
+    """A deal as the form hands it to the engine: the points, or one team's cards (the other None)."""
+
+    points: list[int]
+    cards: list[dict[str, int] | None]
+    tricks: list[int | None]
+    trump_suit: str
+    last_trick: str
 
 
 def card_count(rank: str) -> IntegerField:
@@ -114,7 +124,7 @@ class DealForm(TableForm):
 
     def entry(self) -> Entry:
         """The API-shaped entry for a validated form; the engine refuses what does not add up."""
-        entry: dict[str, Any] = {}
+        entry = PostedDeal()
         side, split = int(self.side.data), self.split()
         if self.mode.data == "cards":
             entry["cards"] = [self.counts() if team == side else None for team in TEAMS]
@@ -135,9 +145,9 @@ class DealForm(TableForm):
         return entry
 
 
-def entry_to_data(entry: KozyolEntry, players: list[str]) -> dict[str, Any]:
+def entry_to_data(entry: KozyolEntry, players: list[str]) -> dict[str, str | int]:
     """Form data for a stored entry (to edit a deal): team 0's pile, counted the way it was entered."""
-    data: dict[str, Any] = {"side": "0", "mode": "cards" if entry.get("cards") else "points",
+    data: dict[str, str | int] = {"side": "0", "mode": "cards" if entry.get("cards") else "points",
                             "points": entry["points"][0]}
     if entry.get("cards"):
         data.update({f"cards_{rank}": count for rank, count in entry["cards"][0].items()})
@@ -164,10 +174,10 @@ class MatchForm(NewMatchForm):
         default="0",
     )
 
-    def options(self) -> dict[str, Any]:
+    def options(self) -> dict[str, int | bool | str]:
         names = self.names()
         seat = self.first_dealer.data
-        options: dict[str, Any] = {
+        options: dict[str, int | bool | str] = {
             "target": self.target.data,
             "eggs_double_next": bool(self.eggs_double_next.data),
             "six_for_zero_points": bool(self.six_for_zero_points.data),
