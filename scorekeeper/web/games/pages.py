@@ -55,7 +55,8 @@ def template(slug: str, page: str) -> str:
     return f"games/{slug}/{page}.html"
 
 
-SheetExtras = Callable[[list[str], Mapping[str, Any], list[HandState], Summary | None], dict[str, Any]]
+# What a printed sheet shows beyond the hands: each game's own TypedDict (web/sheets/<game>.py).
+SheetExtras = Callable[[list[str], Mapping[str, Any], list[HandState], Summary | None], Mapping[str, object]]
 
 
 # A column of a club's standings table: the engine's figure, and its heading (N_, translated when shown).
