@@ -14,15 +14,15 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import WSGIRequestHandler, make_server
+from werkzeug.serving import make_server
 
-from helpers.browser import ARTIFACTS, report
+from helpers.browser import ARTIFACTS, REDRAWN, Live, Taps, report
+from helpers.browser_servers import SERVE, ClosingHandler, ServerProcess, app_config, closing
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 
@@ -31,69 +31,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True, "locale": "en-GB"}
-SECRET = "browser-test-secret"
-# How long the live pages may take to show a change made on another phone (the issue's promise).
-LIVE_WITHIN = 3.0
-# A second server process on the same database, as gunicorn runs several: prints its port.
-SERVE = """
-import json, sys
-from werkzeug.serving import make_server
-from scorekeeper.app import create_app
-server = make_server("127.0.0.1", int(sys.argv[2]) if len(sys.argv) > 2 else 0, create_app(json.loads(sys.argv[1])),
-                     threaded=True)
-print(server.server_port, flush=True)
-server.serve_forever()
-"""
-
-
-def app_config(database_url: str) -> dict[str, Any]:
-    # The same secret in every process: a phone's session (its edit keys) works on all of them.
-    return {"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": database_url, "MIGRATE_ON_START": True,
-            "RATELIMIT_ENABLED": False}
-
-
-class Answer:
-    """An answer of the app that is closed once, whoever closes it first."""
-
-    current = threading.local()  # the answer of the request this server thread is serving
-
-    def __init__(self, iterable: Any) -> None:
-        self.iterable, self.closed = iterable, False
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self.iterable)
-
-    def close(self) -> None:
-        if not self.closed and hasattr(self.iterable, "close"):
-            self.iterable.close()
-        self.closed = True
-
-
-class ClosingHandler(WSGIRequestHandler):
-    """Werkzeug's handler, closing the answer even when the phone hung up before reading all of it.
-
-    Werkzeug drains a dropped connection before it closes the answer, and skips the close when that
-    read fails (connection reset): a static file stays open, and its ResourceWarning fails a test. A
-    page that loads a dozen modules is often mid-answer when its browser closes.
-    """
-
-    def run_wsgi(self) -> None:
-        Answer.current.answer = None
-        try:
-            super().run_wsgi()
-        finally:
-            if Answer.current.answer is not None:
-                Answer.current.answer.close()
-
-
-def closing(app: Any) -> Callable[..., Answer]:
-    """The app, its answers kept where ClosingHandler finds them."""
-
-    def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Answer:
-        Answer.current.answer = Answer(app(environ, start_response))
-        return Answer.current.answer
-
-    return serve
 
 
 @pytest.fixture
@@ -132,39 +69,6 @@ def second_server(live_server: str, database_url: str, tmp_path: Path) -> Iterat
         if process.stdout:
             process.stdout.close()
         log.close()
-
-
-class ServerProcess:
-    """The app in a process of its own on a port that stays the same: a test may kill it and start it again."""
-
-    def __init__(self, database_url: str, log: Path):
-        self.config = json.dumps(app_config(database_url))
-        self.log = log
-        self.port = 0
-        self.process: subprocess.Popen[str] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> ServerProcess:
-        with self.log.open("a") as log:
-            process = subprocess.Popen([sys.executable, "-c", SERVE, self.config, str(self.port)],
-                                       stdout=subprocess.PIPE, stderr=log, text=True)
-        port = process.stdout.readline().strip() if process.stdout else ""
-        if not port.isdigit():
-            pytest.fail(f"the server did not start: {self.log.read_text()}")
-        self.port, self.process = int(port), process
-        return self
-
-    def kill(self) -> None:
-        """Stop it at once, as a power cut or a crash would: no request in flight gets an answer."""
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            if self.process.stdout:
-                self.process.stdout.close()
-            self.process = None
 
 
 @pytest.fixture
@@ -227,33 +131,6 @@ def phone(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
     browser.close()
 
 
-class Taps:
-    """Every tap of a test, counted: on buttons, chips, links and the keys of the phone's keyboard."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, locator: Any) -> None:
-        locator.tap()
-        self.count += 1
-
-    def type(self, locator: Any, text: str) -> None:
-        """Tap a field, then a key per character (the field selects its value on focus)."""
-        self(locator)
-        locator.page.keyboard.type(text)
-        self.count += len(text)
-
-    def reset(self) -> int:
-        counted, self.count = self.count, 0
-        return counted
-
-    def report(self, hand: str, most: int, paper: str) -> int:
-        """Keep the taps of a typical hand in artifacts/taps.json; at most `most` are allowed."""
-        report("taps", hand, {"taps": self.count, "at_most": most, "on_paper": paper})
-        assert self.count <= most, f"{hand} took {self.count} taps, more than {most}"
-        return self.count
-
-
 @pytest.fixture
 def tap() -> Taps:
     return Taps()
@@ -271,38 +148,6 @@ def screenshot(request: pytest.FixtureRequest) -> Callable[[Any, str], Path]:
         return path
 
     return shoot
-
-
-# Every page notes when the live script last redrew it (static/js/live.js fires scorekeeper:updated after
-# the swap): the delay is read from the page, not from how often Playwright looks (up to every 0.5 s).
-REDRAWN = """document.addEventListener("scorekeeper:updated", () => {
-  window.redrawnAt = performance.timeOrigin + performance.now();
-});"""
-
-
-class Live:
-    """Measures how long a watching phone takes to show a change made on another phone."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.delays: dict[str, dict[str, float]] = {}
-        self.tapped = 0.0
-
-    def saved(self, page: Any, action: Callable[[], None]) -> float:
-        """Do action (the tap that sends a form); return when the server answered: the change is stored."""
-        self.tapped = time.time()
-        with page.expect_response(lambda response: response.request.method == "POST"):
-            action()
-        return time.time()
-
-    def wait(self, what: str, since: float, watcher: Any, show: Callable[[int], None]) -> float:
-        """show(timeout_ms) waits for the change on the watching page; returns seconds from stored to redrawn."""
-        show(int(LIVE_WITHIN * 1000) + 2000)
-        redrawn = watcher.evaluate("window.redrawnAt") / 1000
-        delay = round(redrawn - since, 2)
-        self.delays[what] = {"after_stored": delay, "after_tap": round(redrawn - self.tapped, 2)}
-        assert 0 < delay < LIVE_WITHIN, f"{what}: the watching phone showed it {delay} s after it was stored"
-        return delay
 
 
 @pytest.fixture

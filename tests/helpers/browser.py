@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,8 @@ BARBU = PLAYERS  # the four at every Barbu and Kozyol table of the phone tests
 HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SERIOUS = {"serious", "critical"}
 TAP = 44  # CSS pixels, both ways
+# How long the live pages may take to show a change made on another phone (the issue's promise).
+LIVE_WITHIN = 3.0
 
 # Controls smaller than a thumb. Exempt: a link inside a sentence ("Ann declares. Other contract"),
 # which the text around it would have to move away from; its line is its target.
@@ -93,3 +97,62 @@ def report(kind: str, name: str, figures: Any) -> None:
     known = json.loads(path.read_text()) if path.exists() else {}
     known[name] = figures
     path.write_text(json.dumps(known, indent=2, ensure_ascii=False) + "\n")
+
+
+class Taps:
+    """Every tap of a test, counted: on buttons, chips, links and the keys of the phone's keyboard."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, locator: Any) -> None:
+        locator.tap()
+        self.count += 1
+
+    def type(self, locator: Any, text: str) -> None:
+        """Tap a field, then a key per character (the field selects its value on focus)."""
+        self(locator)
+        locator.page.keyboard.type(text)
+        self.count += len(text)
+
+    def reset(self) -> int:
+        counted, self.count = self.count, 0
+        return counted
+
+    def report(self, hand: str, most: int, paper: str) -> int:
+        """Keep the taps of a typical hand in artifacts/taps.json; at most `most` are allowed."""
+        report("taps", hand, {"taps": self.count, "at_most": most, "on_paper": paper})
+        assert self.count <= most, f"{hand} took {self.count} taps, more than {most}"
+        return self.count
+
+
+# Every page notes when the live script last redrew it (static/js/live.js fires scorekeeper:updated after
+# the swap): the delay is read from the page, not from how often Playwright looks (up to every 0.5 s).
+REDRAWN = """document.addEventListener("scorekeeper:updated", () => {
+  window.redrawnAt = performance.timeOrigin + performance.now();
+});"""
+
+
+class Live:
+    """Measures how long a watching phone takes to show a change made on another phone."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.delays: dict[str, dict[str, float]] = {}
+        self.tapped = 0.0
+
+    def saved(self, page: Any, action: Callable[[], None]) -> float:
+        """Do action (the tap that sends a form); return when the server answered: the change is stored."""
+        self.tapped = time.time()
+        with page.expect_response(lambda response: response.request.method == "POST"):
+            action()
+        return time.time()
+
+    def wait(self, what: str, since: float, watcher: Any, show: Callable[[int], None]) -> float:
+        """show(timeout_ms) waits for the change on the watching page; returns seconds from stored to redrawn."""
+        show(int(LIVE_WITHIN * 1000) + 2000)
+        redrawn = watcher.evaluate("window.redrawnAt") / 1000
+        delay = round(redrawn - since, 2)
+        self.delays[what] = {"after_stored": delay, "after_tap": round(redrawn - self.tapped, 2)}
+        assert 0 < delay < LIVE_WITHIN, f"{what}: the watching phone showed it {delay} s after it was stored"
+        return delay
