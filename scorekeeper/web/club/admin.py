@@ -18,6 +18,7 @@ from ...games import GAMES
 from ...match import matches
 from ...models import Club
 from ...refusals import Refusal
+from .. import links
 from ..forms import TableForm
 from . import phone as club_phone
 from .forms import (
@@ -156,20 +157,11 @@ def name_evening(public_id: str):
 @bp.get("/admin-link")
 def confirm_new_link(public_id: str):
     """Say what a new admin link does before making one."""
-    return render_template("club/new_key.html", club=club_phone.administered(public_id), token_form=TableForm())
+    return links.confirm_page(links.CLUB, public_id, club_phone.administered(public_id).name)
 
 
 @bp.post("/admin-link")
 def rotate_key(public_id: str):
     """Replace the admin key once confirmed: links shared before stop working; this phone keeps it."""
-    club = club_phone.administered(public_id)
-    if not TableForm(request.form).validate():
-        flash(_("The page was open too long; please try again."))
-    elif request.form.get("confirm") != "yes":
-        flash(_("Nothing changed yet: confirm to make a new admin link."))
-        return redirect(url_for("club_admin.confirm_new_link", public_id=public_id))
-    else:
-        club_phone.remember(club, clubs.rotate_key(public_id))
-        flash(_("New admin link made. Old admin links no longer work."))
-        return redirect(url_for("clubs.share", public_id=public_id))
-    return redirect(url_for("club_admin.admin", public_id=public_id))
+    club_phone.administered(public_id)
+    return links.rotate(links.CLUB, public_id, lambda: clubs.rotate_key(public_id))

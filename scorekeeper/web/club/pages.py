@@ -22,9 +22,9 @@ from ...match import matches
 from ...models import Club, Match, Season
 from ...refusals import Refusal
 from ...render_slots import Busy
+from .. import links
 from ..games.registry import GAME_PAGES
 from ..match import phone
-from ..match.table import qr_code
 from ..page_cache import PageCache
 from ..sheets import views as sheets
 from . import phone as club_phone
@@ -170,20 +170,13 @@ def club_page(found: Club, season: Season | None) -> str:
 def share(public_id: str):
     """The club link for members, and the admin link for a phone that holds it: both with a QR code."""
     found = club_phone.club_or_404(public_id)
-    return render_template("club/share.html", club=found, admin_key=club_phone.admin_key(found))
+    return render_template("links/share.html", standalone=True, club=found, shown=club_phone.shown(found))
 
 
 @bp.get("/c/<public_id>/qr/<any(club, admin):kind>.svg")
 def qr(public_id: str, kind: str):
-    found = club_phone.club_or_404(public_id)
-    if kind == "admin":
-        key = club_phone.admin_key(found)
-        if key is None:
-            abort(403)
-        link = url_for("clubs.join", public_id=public_id, key=key, _external=True)
-    else:
-        link = url_for("clubs.club", public_id=public_id, _external=True)
-    return qr_code(link, holds_key=kind == "admin")
+    """The club link for anyone; the admin link only for a phone that holds the admin key."""
+    return links.qr_code(links.CLUB, public_id, club_phone.club_or_404(public_id).admin_key_hash, kind)
 
 
 @bp.get("/c/<public_id>/join/<key>")  # not under /admin/: its forms' addresses must never read as a key

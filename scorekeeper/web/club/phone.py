@@ -1,18 +1,17 @@
-"""What this phone remembers of clubs: the clubs it opened, and the admin keys it holds."""
+"""What this phone remembers of clubs: the clubs it opened, and the admin keys it holds (see web/links.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, session, url_for
+from flask import abort, url_for
 from flask_babel import gettext as _
 
 from ...club import service as clubs
 from ...games.base import N_
+from .. import links
 from ..errors import error_page
-from ..headers import mark_private
 
-REMEMBERED = 12
 NO_CLUB = N_("There is no such club. Check the link you were given.")
 NOT_ADMIN = N_("Only phones that opened the club's admin link can change the club. Ask its organiser for it.")
 STALE_ADMIN = N_("This admin link no longer works: a newer one replaced it. Ask the club's organiser for the "
@@ -21,38 +20,31 @@ STALE_ADMIN = N_("This admin link no longer works: a newer one replaced it. Ask 
 
 def remember(club: Any, key: str | None = None) -> None:
     """Put a club at the top of this phone's list; keep its admin key when given."""
-    remember_id(club.public_id, key)
+    links.remember(links.CLUB, club.public_id, key)
 
 
-def remember_id(public_id: str, key: str | None = None) -> None:
+def remember_id(public_id: str) -> None:
     """remember() by the club's public id, for a page served without loading the club."""
-    if key is None and session.get("clubs", [None])[0] == public_id:
-        return  # already on top: the session is not written again, nor its cookie signed and sent
-    recent = [pid for pid in session.get("clubs", []) if pid != public_id]
-    session["clubs"] = [public_id, *recent][:REMEMBERED]
-    keys = {pid: k for pid, k in session.get("club_keys", {}).items() if pid in session["clubs"]}
-    if key is not None:
-        keys[public_id] = key
-    session["club_keys"] = keys
-    session.permanent = True
+    links.remember(links.CLUB, public_id)
 
 
 def admin_key(club: Any) -> str | None:
     """The club's admin key if this phone holds the current one."""
-    key = session.get("club_keys", {}).get(club.public_id)
-    if not clubs.key_matches(club, key):
-        return None
-    mark_private()  # an admin's answer, never kept in a cache
-    return key
+    return links.current_key(links.CLUB, club.public_id, club.admin_key_hash)  # then never kept in a cache
 
 
 def is_admin(club: Any) -> bool:
     return admin_key(club) is not None
 
 
+def shown(club: Any) -> links.Shown:
+    """The club's links as its links page shows them: the admin link only to a phone that holds the key."""
+    return links.Shown(links.CLUB, club.public_id, admin_key(club))
+
+
 def known() -> list[Any]:
     """The clubs this phone opened, the latest first (those since gone are skipped)."""
-    found = (clubs.find(pid) for pid in session.get("clubs", []))
+    found = (clubs.find(pid) for pid in links.opened(links.CLUB))
     return [club for club in found if club is not None]
 
 
@@ -74,5 +66,5 @@ def administered(public_id: str) -> Any:
     """The club if this phone holds its admin key; a 404 or 403 page otherwise."""
     club = club_or_404(public_id)
     if not is_admin(club):
-        refuse(club, STALE_ADMIN if club.public_id in session.get("club_keys", {}) else NOT_ADMIN)
+        refuse(club, STALE_ADMIN if links.holds_key(links.CLUB, club.public_id) else NOT_ADMIN)
     return club

@@ -84,7 +84,7 @@ def match_page(found: Match) -> str:
     editing = phone.can_edit(found)
     return render_template(
         GAME_PAGES[found.game].template("match"), match=found, replay=played, summary=played.summary(),
-        can_edit=editing, edit_key=phone.edit_key(found), token_form=TableForm(),
+        can_edit=editing, shown=phone.shown(found), token_form=TableForm(),
         undone=matches.undone(found) if editing else None,
         live_url=url_for("api.read", public_id=found.public_id), live_etag=f'"{api.etag(found)}"',
     )

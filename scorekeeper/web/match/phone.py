@@ -1,4 +1,4 @@
-"""What this phone remembers: the matches it created or joined, and their edit keys."""
+"""What this phone remembers of matches: those it created or joined, and their edit keys (see web/links.py)."""
 
 from __future__ import annotations
 
@@ -8,47 +8,41 @@ from flask import abort, session
 
 from ...match import matches
 from ...models import Match
+from .. import links
 from ..errors import REPLACED, match_or_404, refused_editing
-from ..headers import mark_private
-
-REMEMBERED = 30
 
 
 def remember(match: Match, key: str | None = None) -> None:
     """Put a match at the top of this phone's list; keep its edit key when given."""
-    remember_id(match.public_id, key)
+    links.remember(links.MATCH, match.public_id, key)
 
 
-def remember_id(public_id: str, key: str | None = None) -> None:
+def remember_id(public_id: str) -> None:
     """remember() by the match's public id alone (a watcher's page view loads no match)."""
-    recent = [pid for pid in session.get("matches", []) if pid != public_id]
-    session["matches"] = [public_id, *recent][:REMEMBERED]
-    keys = {pid: k for pid, k in session.get("keys", {}).items() if pid in session["matches"]}
-    if key is not None:
-        keys[public_id] = key
-    session["keys"] = keys
-    session.permanent = True
+    links.remember(links.MATCH, public_id)
 
 
 def holds_key(public_id: str) -> bool:
     """Whether this phone keeps a key for the match (right or not: can_edit() checks it)."""
-    return public_id in session.get("keys", {})
+    return links.holds_key(links.MATCH, public_id)
 
 
 def can_edit(match: Match) -> bool:
-    return matches.key_matches(match, session.get("keys", {}).get(match.public_id))
+    return links.holds_current(links.MATCH, match.public_id, match.edit_key_hash)
 
 
 def edit_key(match: Match) -> str | None:
     """The edit key this phone holds, for an answer that shows it (which is then never cached)."""
-    if not can_edit(match):
-        return None
-    mark_private()
-    return session["keys"][match.public_id]
+    return links.current_key(links.MATCH, match.public_id, match.edit_key_hash)
+
+
+def shown(match: Match) -> links.Shown:
+    """The match's links as its page shows them: the edit link only to a phone that holds the key."""
+    return links.Shown(links.MATCH, match.public_id, edit_key(match))
 
 
 def remembered() -> list[Match]:
-    found = (matches.find(pid) for pid in session.get("matches", []))
+    found = (matches.find(pid) for pid in links.opened(links.MATCH))
     return [match for match in found if match is not None]
 
 

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import io
-
-import segno
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
+from flask import Blueprint, abort, render_template, url_for
 from markupsafe import Markup
 
 from ...games.base import Replay
 from ...match import matches
+from .. import links
 from ..api import matches as api
 from ..errors import match_or_404
 from ..forms import TableForm
@@ -45,48 +42,21 @@ def working(public_id: str, number: int):
 @bp.get("/qr/<kind>.svg")
 def qr(public_id: str, kind: str):
     """The watch link for anyone; the edit link only for a phone that holds the edit key."""
-    match = match_or_404(public_id)
-    if kind not in ("watch", "edit"):
-        abort(404)
-    if kind == "edit":
-        key = phone.edit_key(match)
-        if key is None:
-            abort(403)
-        link = url_for("pages.join", public_id=public_id, key=key, _external=True)
-    else:
-        link = url_for("pages.match", public_id=public_id, _external=True)
-    return qr_code(link, holds_key=kind == "edit")
-
-
-def qr_code(link: str, holds_key: bool) -> Response:
-    """A link as a QR code (SVG); one that holds a key is never kept in a shared cache."""
-    out = io.BytesIO()
-    segno.make(link, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False, dark="#000", light="#fff")
-    response = Response(out.getvalue(), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "private, no-store" if holds_key else "public, max-age=3600"
-    return response
+    return links.qr_code(links.MATCH, public_id, match_or_404(public_id).edit_key_hash, kind)
 
 
 @bp.get("/key")
 def confirm_new_key(public_id: str):
     """Say what a new edit link does before making one: every other phone loses the right to enter hands."""
     match = phone.editable(public_id)
-    return render_template("new_key.html", match=match, token_form=TableForm())
+    return links.confirm_page(links.MATCH, public_id, ", ".join(match.players))
 
 
 @bp.post("/key")
 def rotate_key(public_id: str):
     """Replace the edit key once confirmed: links shared before stop working; this phone keeps editing."""
-    match = phone.editable(public_id)
-    if not TableForm(request.form).validate():
-        flash(_("The page was open too long; please try again."))
-    elif request.form.get("confirm") != "yes":
-        flash(_("Nothing changed yet: confirm to make a new edit link."))
-        return redirect(url_for("table.confirm_new_key", public_id=public_id))
-    else:
-        phone.remember(match, matches.rotate_key(public_id))
-        flash(_("New edit link made. Old edit links no longer work."))
-    return redirect(url_for("pages.match", public_id=public_id, _anchor="share"))
+    phone.editable(public_id)
+    return links.rotate(links.MATCH, public_id, lambda: matches.rotate_key(public_id))
 
 
 @bp.app_template_global()
