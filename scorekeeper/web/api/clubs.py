@@ -8,12 +8,14 @@ Starting a club match needs only the club link, as starting any match needs noth
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
 
 from ...club import figures as club_figures, service as clubs
+from ...club.engine.ratings import Rating
+from ...club.engine.standings import Standing
 from ...club.roster import player_of, row_id
 from ...games import GAMES
 from ...games.base import N_
@@ -98,7 +100,7 @@ def admin_links(club: Club, key: str) -> dict[str, str]:
             "admin_url": url_for("clubs.join", public_id=club.public_id, key=key, _external=True)}
 
 
-def named(rows: list[Any], names: dict[int, str]) -> list[dict[str, object]]:
+def named(rows: list[Standing] | list[Rating], names: dict[int, str]) -> list[dict[str, object]]:
     """Dataclass rows (standings, ratings) as JSON objects, each player's name beside their id."""
     return [{"player": row.player, "name": names.get(row.player, ""), **{k: v for k, v in asdict(row).items()
                                                                         if k != "player"}} for row in rows]

@@ -13,6 +13,7 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from flask_babel import get_locale, gettext as _
 
 from ...club import figures as club_figures, service as clubs
+from ...club.engine.standings import Partnership
 from ...club.results import club_of, stamp
 from ...club.roster import row_id
 from ...games import GAMES
@@ -86,7 +87,7 @@ def club_vocabulary() -> dict[str, object]:
             "seated": seated, "leading_pairs": leading_pairs}
 
 
-def leading_pairs(partnerships: list[Any], min_matches: int) -> list[Any]:
+def leading_pairs(partnerships: list[Partnership], min_matches: int) -> list[Partnership]:
     """The partnerships a page lists: in the engine's order (fewest goats per match), those with at
     least the club's minimum of matches together first, at most PARTNERSHIPS_SHOWN.
 
