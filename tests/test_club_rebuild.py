@@ -93,3 +93,13 @@ def test_a_match_whose_hands_break_a_rule_now_keeps_its_digest_and_is_named(app:
     with app.app_context():
         assert db.session.get(ClubResult, first).digest == kept
         assert db.session.get(ClubResult, second).digest["goat"] == 0  # made again from its hands
+
+
+def test_the_matches_spreadsheet_reads_a_digest_of_another_shape_from_the_hands(app: Flask):
+    public_id, (first, _second) = kozyol_club(app)
+    with app.app_context():
+        spoil(first, version=VERSION + 1, totals=[7, 7])
+    sheet = app.test_client().get(f"/api/v1/clubs/{public_id}/matches.csv").get_data(as_text=True)
+    rows = [line.split(",") for line in sheet.splitlines()[1:]]
+    assert len(rows) == 8  # two matches of four seats
+    assert "7" not in {row[8] for row in rows}  # the totals column: from the hands, not the spoiled digest

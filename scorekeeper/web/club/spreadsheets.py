@@ -17,7 +17,7 @@ from typing import Any
 from flask import Response, url_for
 
 from ...club.figures import names as names_of, view
-from ...club.results import day_of, evening_names, finished_results, resolver, zone_of
+from ...club.results import day_of, evening_names, finished_results, readable, resolver, zone_of
 from ...match import matches
 from ...models import Club, Match, Season
 
@@ -78,7 +78,9 @@ def club_matches(club: Club, season: Season | None) -> Response:
     names = names_of(club)
     rows = []
     for match, result in finished_results(club, season):
-        made = result.digest
+        made = readable(match.id, result.digest)
+        if made is None:
+            continue
         for seat, name in enumerate(match.players):
             player = now.get(made["seats"][seat], made["seats"][seat])
             rows.append([result.day.isoformat(), evenings.get(result.day), match.game, link(match),
