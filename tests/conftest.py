@@ -1,4 +1,4 @@
-"""Fixtures and hooks: an app on a throwaway database, its client and CLI runner, Redis, two real servers.
+"""Fixtures and hooks: an app on a throwaway database, its client, CLI runner and API document; Redis; two servers.
 
 The helpers the tests share are in the helpers package (tests/helpers/), imported by name.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -118,6 +119,15 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner(app: Flask):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def document(client: FlaskClient) -> dict[str, Any]:
+    """The API's OpenAPI document, as the app serves it."""
+    answer = client.get("/api/v1/openapi.json")
+    assert answer.status_code == 200
+    assert answer.mimetype == "application/json"
+    return answer.get_json()
 
 
 @pytest.fixture(scope="module")

@@ -98,11 +98,6 @@ IMPORTS = {  # an export changed as the schema refuses: its options and its lang
 }
 
 
-@pytest.fixture
-def document(client: FlaskClient) -> dict[str, Any]:
-    return client.get(f"{API}/openapi.json").get_json()
-
-
 def fits(document: dict[str, Any], template: str, method: str, body: Any) -> bool:
     registry = Registry().with_resource(DOCUMENT_URI, Resource(document, specification=DRAFT202012))
     where = pointer("paths", template, method, "requestBody", "content", "application/json", "schema")

@@ -22,11 +22,6 @@ API = "/api/v1"
 CLUB = f"{API}/clubs/{{club_id}}"
 
 
-@pytest.fixture
-def document(client: FlaskClient) -> dict[str, Any]:
-    return client.get(f"{API}/openapi.json").get_json()
-
-
 def make_club(client: FlaskClient, **body: Any) -> dict[str, Any]:
     answer = client.post(f"{API}/clubs", json={"name": "Sunday table", **body})
     assert answer.status_code == 201, answer.get_json()
