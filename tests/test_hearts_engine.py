@@ -447,11 +447,11 @@ def test_game_record():
 
 # -- malformed entries -----------------------------------------------------------------
 
-PLAYERS = players_of(6)
-GOOD_HEARTS = dict(zip(PLAYERS, [5, 0, 7, 3, 2, 9]))
-GOOD_MARIAS = dict(zip(PLAYERS, [1, 0, 0, 1, 0, 0]))
-MOON_HEARTS = dict(zip(PLAYERS, [26, 0, 0, 0, 0, 0]))
-MOON_MARIAS = dict(zip(PLAYERS, [2, 0, 0, 0, 0, 0]))
+SIX = players_of(6)
+GOOD_HEARTS = dict(zip(SIX, [5, 0, 7, 3, 2, 9]))
+GOOD_MARIAS = dict(zip(SIX, [1, 0, 0, 1, 0, 0]))
+MOON_HEARTS = dict(zip(SIX, [26, 0, 0, 0, 0, 0]))
+MOON_MARIAS = dict(zip(SIX, [2, 0, 0, 0, 0, 0]))
 
 
 def with_value(counts: dict[str, int], name: str, value: Any) -> dict[Any, Any]:
@@ -590,14 +590,14 @@ def test_invariants_over_random_games(block):
 
 HEARTS_SENTENCES = [
     pytest.param([], "entry", "A hand must be an object.", id="not an object"),
-    pytest.param(entry_of(PLAYERS, [20, 7, 0, 0, 0, 0], [0] * 6), "hearts",
+    pytest.param(entry_of(SIX, [20, 7, 0, 0, 0, 0], [0] * 6), "hearts",
                  "The hearts add up to 27; at most 26 can be taken.", id="27 hearts"),
-    pytest.param(entry_of(PLAYERS, [5, 5, 4, 4, 4, 4], [2, 1, 0, 0, 0, 0]), "black_marias",
+    pytest.param(entry_of(SIX, [5, 5, 4, 4, 4, 4], [2, 1, 0, 0, 0, 0]), "black_marias",
                  "The Black Marias add up to 3; at most 2 can be taken.", id="3 Black Marias"),
-    pytest.param(entry_of(PLAYERS, [0] * 6, [0] * 6), "hearts",
+    pytest.param(entry_of(SIX, [0] * 6, [0] * 6), "hearts",
                  "The hearts add up to 0, but at least 20 are taken: a cancelled last trick loses at most 6 cards.",
                  id="no hearts"),
-    pytest.param(entry_of(PLAYERS, [5, 5, 4, 4, 4, 4], [1, 1, 0, 0, 0, 0], "subtract"), "moon",
+    pytest.param(entry_of(SIX, [5, 5, 4, 4, 4, 4], [1, 1, 0, 0, 0, 0], "subtract"), "moon",
                  "Nobody took all 26 hearts and both Black Marias, so there is no moon to choose; leave it empty.",
                  id="moon without a moon"),
 ]
@@ -619,7 +619,7 @@ def test_refusal_sentences(entry, field, sentence):
 )
 def test_option_refusal_sentences(raw, field, sentence):
     with pytest.raises(InvalidHand) as info:
-        parse_options(PLAYERS, raw, random.Random(0))
+        parse_options(SIX, raw, random.Random(0))
     assert info.value.fields == {field: sentence}
 
 

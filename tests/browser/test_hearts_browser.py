@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-PLAYERS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
+from helpers.browser import HEARTS
 
 
 def row(page, name: str):
@@ -32,7 +32,7 @@ def totals(page) -> list[str]:
 def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, tap, screenshot, live, second_server,
                                                              sheet_pdf):
     editor = phone()
-    match_id = new_match(editor, "hearts", PLAYERS, **{"Who deals first": "0"})
+    match_id = new_match(editor, "hearts", HEARTS, **{"Who deals first": "0"})
     watcher = phone()
     watcher.goto(editor.locator("#watch-link").input_value())
     expect(watcher.get_by_text("You are watching.")).to_be_visible()
@@ -123,7 +123,7 @@ def test_a_hearts_game_for_eight_from_a_phone_with_a_watcher(phone, new_match, t
 def test_a_moon_choice_goes_with_the_moon(phone, new_match, tap):
     """Bob took everything and the table chose; then Ann's 6 hearts are typed: no moon, so no choice is sent."""
     editor = phone()
-    new_match(editor, "hearts", PLAYERS[:6])
+    new_match(editor, "hearts", HEARTS[:6])
     tap(editor.get_by_role("link", name="Enter hand 1"))
     took_the_rest(editor, tap, "Bob")
     moon = editor.get_by_role("group", name="Shooting the moon")
