@@ -65,25 +65,29 @@ class Kind:
 
 
 MATCH = Kind(
-    "match", "matches", "keys", 30, True, "edit", "watch", "pages.match", "pages.join", "table.qr",
-    "table.confirm_new_key", "table.rotate_key", "pages.match#share", "pages.match#share", Words(
-        N_("Edit link: lets another phone enter hands"), N_("QR code of the edit link"), N_("Scan to enter hands"),
-        N_("QR code of the watch link"), N_("Scan to watch"), N_("Watch link: read-only"),
-        N_("New edit link"), N_("Make a new edit link?"),
-        N_("Every other phone that entered hands with the current edit link loses access; only this phone keeps "
-           "it. Share the new link with the phones that should go on entering hands."),
-        N_("Yes, make a new edit link"), N_("Nothing changed yet: confirm to make a new edit link."),
-        N_("New edit link made. Old edit links no longer work.")))
+    name="match", listed="matches", keys="keys", kept=30, renews=True, secret="edit", public="watch",
+    opens="pages.match", joins="pages.join", qr="table.qr", confirm="table.confirm_new_key",
+    rotate="table.rotate_key", back="pages.match#share", done="pages.match#share", words=Words(
+        secret_label=N_("Edit link: lets another phone enter hands"), secret_qr=N_("QR code of the edit link"),
+        secret_scan=N_("Scan to enter hands"), public_qr=N_("QR code of the watch link"),
+        public_scan=N_("Scan to watch"), public_label=N_("Watch link: read-only"),
+        new=N_("New edit link"), ask=N_("Make a new edit link?"),
+        revokes=N_("Every other phone that entered hands with the current edit link loses access; only this phone "
+                   "keeps it. Share the new link with the phones that should go on entering hands."),
+        yes=N_("Yes, make a new edit link"), unconfirmed=N_("Nothing changed yet: confirm to make a new edit link."),
+        made=N_("New edit link made. Old edit links no longer work.")))
 CLUB = Kind(
-    "club", "clubs", "club_keys", 12, False, "admin", "club", "clubs.club", "clubs.join", "clubs.qr",
-    "club_admin.confirm_new_link", "club_admin.rotate_key", "club_admin.admin", "clubs.share", Words(
-        N_("Admin link: runs the club"), N_("QR code of the admin link"), N_("Scan to run the club"),
-        N_("QR code of the club link"), N_("Scan to join the club"), N_("Club link: for the members"),
-        N_("New admin link"), N_("Make a new admin link?"),
-        N_("Every other phone that opened the current admin link can no longer change the club; only this phone "
-           "keeps it. Members' club link stays the same."),
-        N_("Yes, make a new admin link"), N_("Nothing changed yet: confirm to make a new admin link."),
-        N_("New admin link made. Old admin links no longer work.")))
+    name="club", listed="clubs", keys="club_keys", kept=12, renews=False, secret="admin", public="club",
+    opens="clubs.club", joins="clubs.join", qr="clubs.qr", confirm="club_admin.confirm_new_link",
+    rotate="club_admin.rotate_key", back="club_admin.admin", done="clubs.share", words=Words(
+        secret_label=N_("Admin link: runs the club"), secret_qr=N_("QR code of the admin link"),
+        secret_scan=N_("Scan to run the club"), public_qr=N_("QR code of the club link"),
+        public_scan=N_("Scan to join the club"), public_label=N_("Club link: for the members"),
+        new=N_("New admin link"), ask=N_("Make a new admin link?"),
+        revokes=N_("Every other phone that opened the current admin link can no longer change the club; only this "
+                   "phone keeps it. Members' club link stays the same."),
+        yes=N_("Yes, make a new admin link"), unconfirmed=N_("Nothing changed yet: confirm to make a new admin link."),
+        made=N_("New admin link made. Old admin links no longer work.")))
 
 
 class Shown(NamedTuple):
