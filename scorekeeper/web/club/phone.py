@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NoReturn
 
 from flask import abort, url_for
 from flask_babel import gettext as _
 
 from ...club import service as clubs
 from ...games.base import N_
+from ...models import Club
 from .. import links
 from ..errors import error_page
 
@@ -18,7 +19,7 @@ STALE_ADMIN = N_("This admin link no longer works: a newer one replaced it. Ask 
                  "current one; meanwhile you can follow the club.")
 
 
-def remember(club: Any, key: str | None = None) -> None:
+def remember(club: Club, key: str | None = None) -> None:
     """Put a club at the top of this phone's list; keep its admin key when given."""
     links.remember(links.CLUB, club.public_id, key)
 
@@ -28,27 +29,27 @@ def remember_id(public_id: str) -> None:
     links.remember(links.CLUB, public_id)
 
 
-def admin_key(club: Any) -> str | None:
+def admin_key(club: Club) -> str | None:
     """The club's admin key if this phone holds the current one."""
     return links.current_key(links.CLUB, club.public_id, club.admin_key_hash)  # then never kept in a cache
 
 
-def is_admin(club: Any) -> bool:
+def is_admin(club: Club) -> bool:
     return admin_key(club) is not None
 
 
-def shown(club: Any) -> links.Shown:
+def shown(club: Club) -> links.Shown:
     """The club's links as its links page shows them: the admin link only to a phone that holds the key."""
     return links.Shown(links.CLUB, club.public_id, admin_key(club))
 
 
-def known() -> list[Any]:
+def known() -> list[Club]:
     """The clubs this phone opened, the latest first (those since gone are skipped)."""
     found = (clubs.find(pid) for pid in links.opened(links.CLUB))
     return [club for club in found if club is not None]
 
 
-def club_or_404(public_id: str) -> Any:
+def club_or_404(public_id: str) -> Club:
     """The club, or a 404 page that says so."""
     club = clubs.find(public_id)
     if club is None:
@@ -56,13 +57,13 @@ def club_or_404(public_id: str) -> Any:
     return club
 
 
-def refuse(club: Any, message: str) -> Any:
+def refuse(club: Club, message: str) -> NoReturn:
     """Answer 403 with why, and the club's page one tap away."""
     abort(error_page(403, _(message), correct_url=url_for("clubs.club", public_id=club.public_id),
                      correct_text=_("Open the club")))
 
 
-def administered(public_id: str) -> Any:
+def administered(public_id: str) -> Club:
     """The club if this phone holds its admin key; a 404 or 403 page otherwise."""
     club = club_or_404(public_id)
     if not is_admin(club):
