@@ -1,7 +1,8 @@
 """A refusal the player reads: (field, reason) pairs, for anything the app will not take.
 
-Pure standard library, like the engines that build on it: an impossible hand (games.base.InvalidHand)
-is one kind of refusal; a club name, a time zone, a day or a backup file the app will not take is another.
+Pure standard library, like the engines that build on it: an impossible hand is a refusal, which the
+engines call by their own name (games.base.InvalidHand is this class); so is a club name, a time zone, a
+day or a backup file the app will not take.
 Reasons are English templates with named ``{placeholders}``; the web layer translates and fills them.
 """
 

@@ -20,9 +20,9 @@ from helpers.databases import POSTGRES_URL
 from scorekeeper.app import create_app
 from scorekeeper.club import results as club_results, service as clubs
 from scorekeeper.db import db
+from scorekeeper.games import InvalidHand
 from scorekeeper.match import matches
 from scorekeeper.models import ClubResult, Match
-from scorekeeper.refusals import Refusal
 
 BEFORE_CLUBS = "eb52132606c2"
 
@@ -120,11 +120,11 @@ def test_a_name_already_on_the_roster_is_refused_whatever_its_case_accents_or_sp
         for name in ("Zoé", "Ann\u00a0Lee"):
             clubs.add_player(club, name)
         for same in ("ZOE\u0301", "ann lee", " zoé "):
-            with pytest.raises(Refusal) as refused:
+            with pytest.raises(InvalidHand) as refused:
                 clubs.add_player(club, same)
             assert "name" in refused.value.fields
         for bad in ("", " ", "x" * 41, "tab\there", None, 7):
-            with pytest.raises(Refusal):
+            with pytest.raises(InvalidHand):
                 clubs.add_player(club, bad)
         assert [player.name for player in clubs.roster(club)] == ["Ann\u00a0Lee", "Zoé"]
         other, _key = clubs.create("Another club")
@@ -136,7 +136,7 @@ def test_renaming_keeps_the_players_results_and_refuses_another_players_name(app
         club, _key = clubs.create("Sunday table")
         club_match(club, FOUR, TEAM_0_LOSES)
         ann = next(player for player in clubs.roster(club) if player.name == "Ann")
-        with pytest.raises(Refusal):
+        with pytest.raises(InvalidHand):
             clubs.rename_player(club, ann.id, "BOB")
         clubs.rename_player(club, ann.id, "ANN")  # the same player, spelt anew
         clubs.rename_player(club, ann.id, "Annie")
@@ -154,10 +154,10 @@ def test_merging_moves_the_results_of_one_person_entered_twice(app: Flask):
         club_match(club, FOUR, TEAM_0_LOSES)
         club_match(club, ["Anne", "Bob", "Cid", "Dee"], TEAM_1_LOSES)
         ids = {player.name: player.id for player in clubs.roster(club)}
-        with pytest.raises(Refusal) as refused:  # sat at the same match: two people
+        with pytest.raises(InvalidHand) as refused:  # sat at the same match: two people
             clubs.merge_players(club, ids["Ann"], ids["Bob"])
         assert "into" in refused.value.fields
-        with pytest.raises(Refusal):
+        with pytest.raises(InvalidHand):
             clubs.merge_players(club, ids["Ann"], ids["Ann"])
         clubs.merge_players(club, ids["Ann"], ids["Anne"])
         assert standing(club)["Ann"] == {"matches": 2, "goats": 1}
@@ -190,13 +190,13 @@ def test_the_running_sums_equal_the_figures_made_from_scratch_after_any_writes(a
                 one = rng.choice(started)
                 try:
                     matches.correct(one.public_id, 1, rng.choice([TEAM_0_LOSES, TEAM_1_LOSES]))
-                except (matches.NotFound, Refusal):
+                except (matches.NotFound, InvalidHand):
                     matches.record(one.public_id, TEAM_0_LOSES)  # undone earlier: played again
             elif roll < 0.85:
                 one = rng.choice(started)
                 try:
                     matches.undo(one.public_id, 1)
-                except (matches.NotFound, Refusal, matches.Conflict):
+                except (matches.NotFound, InvalidHand, matches.Conflict):
                     pass
             elif roll < 0.93:
                 clubs.set_rules(club, rng.randint(1, 4), None)
@@ -279,7 +279,7 @@ def test_an_evening_is_a_day_where_the_club_plays(app: Flask):
         assert [(day, name) for day, name, _played in clubs.evenings(club)] == [
             (date(2026, 12, 6), None), (date(2026, 12, 5), "Late game")]
         for wrong in ("Mars/Olympus", "europe/paris", 3, "x" * 500, "localtime", "Factory", "EST"):
-            with pytest.raises(Refusal) as refused:
+            with pytest.raises(InvalidHand) as refused:
                 clubs.set_time_zone(club, wrong)
             assert "time_zone" in refused.value.fields
 
@@ -404,9 +404,9 @@ def test_seasons_and_evenings_group_the_matches_by_day(app: Flask):
         before = clubs.add_season(club, "Long ago", "2001-01-01", "2001-12-31")
         assert [s.name for s in clubs.seasons(club)] == ["This year", "Long ago"]
         assert standing(club, inside)["Ann"]["matches"] == 1 and standing(club, before) == {}
-        with pytest.raises(Refusal):
+        with pytest.raises(InvalidHand):
             clubs.add_season(club, "Backwards", "2026-12-31", "2026-01-01")
-        with pytest.raises(Refusal):
+        with pytest.raises(InvalidHand):
             clubs.add_season(club, "Bad day", "2026-02-30", "2026-03-01")
         clubs.name_evening(club, today, "Friday night")
         assert clubs.evenings(club) == [(today, "Friday night", [match])]

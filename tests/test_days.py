@@ -18,8 +18,8 @@ from helpers.api import bearer, error_of
 from helpers.clubs import admin_post, new_club, reasons
 from scorekeeper.club import service as clubs
 from scorekeeper.db import db
+from scorekeeper.games import InvalidHand
 from scorekeeper.models import Evening, Season
-from scorekeeper.refusals import Refusal
 
 API = "/api/v1"
 REASON = "Give a day as year-month-day, such as 2026-12-05."
@@ -44,7 +44,7 @@ def count(app: Flask, model) -> int:
 
 @pytest.mark.parametrize("raw", NOT_DAYS)
 def test_only_year_month_day_is_a_day(raw: str):
-    with pytest.raises(Refusal) as refused:
+    with pytest.raises(InvalidHand) as refused:
         clubs.as_day(raw, "starts")
     assert refused.value.fields == {"starts": REASON}
 

@@ -24,15 +24,10 @@ def N_(text: str) -> str:
     return text
 
 
-class InvalidHand(Refusal):
-    """An entry (or options) that breaks a rule of the game, with (field, reason) pairs.
-
-    >>> err = InvalidHand([("tricks", Reason("{n} left", {"n": 2}))])
-    >>> err.fields, str(err)
-    ({'tricks': '2 left'}, '2 left')
-    >>> isinstance(err, Refusal)
-    True
-    """
+# The engines' word for a refusal: an entry (or options) that breaks a rule of the game. It is the
+# app-wide Refusal itself under the name the engines have always used, so a refusal raised under
+# either name is caught under either name.
+InvalidHand = Refusal
 
 
 def refuse(field_name: str, text: str, **params: Any) -> InvalidHand:
