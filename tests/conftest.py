@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import setup_system
+from helpers.compiled import share_compiled_templates
 from helpers.databases import FILE_NAME, POSTGRES_URL, PostgresServer, PostgresTemplate, SQLiteTemplate, Template
 from helpers.servers import Server, two_servers
 from scorekeeper.app import create_app
@@ -105,7 +106,7 @@ def app(database_url: str) -> Iterator[Flask]:
         "PDF_CACHE_BYTES": 0,
         "PDF_RENDER_WAIT": 120,
     })
-    yield app
+    yield share_compiled_templates(app)
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
