@@ -103,3 +103,15 @@ def test_the_matches_spreadsheet_reads_a_digest_of_another_shape_from_the_hands(
     rows = [line.split(",") for line in sheet.splitlines()[1:]]
     assert len(rows) == 8  # two matches of four seats
     assert "7" not in {row[8] for row in rows}  # the totals column: from the hands, not the spoiled digest
+
+
+def test_a_digest_of_another_shape_whose_hands_break_a_rule_now_counts_for_nothing(app: Flask):
+    public_id, (first, _second) = kozyol_club(app)
+    with app.app_context():
+        spoil(first, version=VERSION + 1)
+        hand = db.session.scalar(db.select(Hand).where(Hand.match_id == first))
+        hand.entry = {"points": [999, -879]}  # written around the app: the rules refuse it
+        db.session.commit()
+    with app.app_context():
+        assert goats(clubs.find(public_id)) == {"Ann": 1, "Bob": 0, "Cid": 1, "Dee": 0}  # the other match only
+    assert app.test_client().get(f"/c/{public_id}").status_code == 200

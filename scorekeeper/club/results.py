@@ -150,11 +150,17 @@ def played(club: Club, season: Season | None, game: str | None = None) -> list[P
 
 
 def readable(match_id: int, made: Digest) -> Digest | None:
-    """The stored digest when it has the shape read now, else the match's digest made again from its hands."""
+    """The stored digest when it has the shape read now, else the match's digest made again from its hands;
+    None when there is neither (the match is gone, or its stored hands break a rule now): it counts for nothing."""
     if current(made):
         return made
     match = db.session.get(Match, match_id)
-    return None if match is None else digest(match.game, list(match.seat_ids or []), matches.stored_replay(match))
+    if match is None:
+        return None
+    try:
+        return digest(match.game, list(match.seat_ids or []), matches.stored_replay(match))
+    except matches.Damaged:
+        return None
 
 
 class Rebuilt(NamedTuple):
