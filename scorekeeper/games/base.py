@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 
-from ..refusals import Reason, Refusal
+from ..refusals import Reason, Refusal, refuse  # noqa: F401 (refuse: the engines build refusals with it)
 
 NAME_MAX = 40
 SUITS = ("spades", "hearts", "diamonds", "clubs")
@@ -28,11 +28,6 @@ def N_(text: str) -> str:
 # app-wide Refusal itself under the name the engines have always used, so a refusal raised under
 # either name is caught under either name.
 InvalidHand = Refusal
-
-
-def refuse(field_name: str, text: str, **params: Any) -> InvalidHand:
-    """Build an InvalidHand with a single reason (to be raised by the caller)."""
-    return InvalidHand([(field_name, Reason(text, params))])
 
 
 # -- the shapes at the engine's boundary (the JSON API gives them as they are) ---------
