@@ -2,6 +2,7 @@
 
 Everything reads digests (digest.py): what one finished match left behind, as plain JSON-able data.
 The modules are digest, standings, stats and ratings, over one module per game (barbu, kozyol, hearts)
-collected in registry.FIGURES; each is imported by name (``from scorekeeper.club.engine import ratings``
-gives the module), so nothing here shadows them with the functions they hold.
+collected in registry.FIGURES, and seating (an evening's tables, from counts of who met whom); each is
+imported by name (``from scorekeeper.club.engine import ratings`` gives the module), so nothing here
+shadows them with the functions they hold.
 """
