@@ -7,12 +7,20 @@ from collections.abc import Mapping
 from flask import Flask
 
 from . import cli, config, i18n, logs
-from .club import results as club_results
+from .club import agreements as club_agreements, evening_results as club_evening_results, results as club_results
 from .db import db, migrate, prepare
 from .match import matches
 from .web import errors, headers, hosts, installable, rate_limits, session_cookie, slow_phones
-from .web.api import clubs as club_api, matches as api, openapi
-from .web.club import admin as club_admin, pages as club_pages
+from .web.api import clubs as club_api, evening_results as evening_results_api, matches as api, openapi
+from .web.club import (
+    admin as club_admin,
+    evening_results as club_results_pages,
+    evenings as club_evenings,
+    pages as club_pages,
+    rounds as club_rounds,
+    table_cards as club_table_cards,
+)
+from .web.club.agreements import bp as club_agreements_bp
 from .web.match import archive, hands, pages, table
 from .web.rules import views as rules
 from .web.sheets import views as sheets
@@ -32,10 +40,15 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(config.ROOT / "migrations"))
     i18n.init_app(app)
     matches.listen(app, club_results.keep)  # a club match's result row is written with each of its writes
+    matches.listen(app, club_agreements.forget)  # a change to a match agreed but not locked clears its agreements
+    matches.guard(app, club_agreements.check)  # an agreed match takes a change only from its club's admin
+    matches.guard(app, club_evening_results.check)  # so does a match of a closed evening
     session_cookie.init_app(app)
     hosts.init_app(app)  # first of the hooks: nothing builds a link for a Host this server does not answer to
     for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp,
-                      installable.bp, club_pages.bp, club_admin.bp, club_api.bp):
+                      installable.bp, club_pages.bp, club_admin.bp, club_evenings.bp, club_rounds.bp,
+                      club_agreements_bp, club_table_cards.bp, club_results_pages.bp, club_api.bp,
+                      evening_results_api.bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)
     headers.init_app(app)

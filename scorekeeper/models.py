@@ -1,10 +1,22 @@
-"""Stored matches and hands. Entries are kept as entered; scores are derived by the engine."""
+"""Stored matches and hands, and the clubs that play them. Entries are kept as entered; scores are derived by the engine."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
+from datetime import date, datetime, time, timezone
 
-from sqlalchemy import JSON, BigInteger, Date, DateTime, ForeignKey, Index, LargeBinary, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    LargeBinary,
+    String,
+    Time,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .club.engine.base import Digest
@@ -56,6 +68,9 @@ class Hand(db.Model):
     entry: Mapped[JsonObject] = mapped_column(JSON)  # the hand as its engine normalized it
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    # A club that confirms every hand (tournament nights): the seat that said OK to it, and when; None until then.
+    confirmed_seat: Mapped[int | None] = mapped_column(nullable=True, default=None)
+    confirmed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, default=None)
 
     match: Mapped[Match] = relationship(back_populates="hands")
 
@@ -73,6 +88,8 @@ class HandChange(db.Model):
     after: Mapped[JsonObject | None] = mapped_column(JSON, nullable=True)
     source: Mapped[str] = mapped_column(String(40), default="")
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Why an agreed (locked) club match was changed, as its club's admin gave it; "" for every other change.
+    reason: Mapped[str] = mapped_column(String(200), default="", server_default="")
 
 
 class Receipt(db.Model):
@@ -117,6 +134,10 @@ class Club(db.Model):
     # Where the club plays (an IANA name such as "America/Montreal"): a match's evening is its start's day
     # there. None: UTC, as for every club made before clubs had a time zone.
     time_zone: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # How many players' "Agreed" lock a finished club match (0: never locked, as before), and whether the next
+    # seat confirms each hand as it is recorded.
+    agree_to_lock: Mapped[int] = mapped_column(default=0, server_default="0")
+    confirm_hands: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class ClubPlayer(db.Model):
@@ -145,10 +166,16 @@ class Season(db.Model):
     name: Mapped[str] = mapped_column(String(60))
     starts: Mapped[date] = mapped_column(Date)
     ends: Mapped[date] = mapped_column(Date)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, default=None)
+    # A closed season's final tables, champions and evenings' winners as they stood when it closed.
+    final: Mapped[JsonObject | None] = mapped_column(JSON(none_as_null=True), nullable=True, default=None)
 
 
 class Evening(db.Model):
-    """The name the admin gave a day's matches ("Friday 5 Dec"); days without one are evenings too."""
+    """A day the club meets: named by the admin ("Friday 5 Dec") or planned ahead (start, place, note).
+
+    Days with matches and no row are evenings too. ``name`` is "" for a planned evening left unnamed.
+    """
 
     __tablename__ = "evenings"
     __table_args__ = (UniqueConstraint("club_id", "day", name="uq_evening_club_day"),)
@@ -157,6 +184,72 @@ class Evening(db.Model):
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"))
     day: Mapped[date] = mapped_column(Date)
     name: Mapped[str] = mapped_column(String(60))
+    starts_at: Mapped[time | None] = mapped_column(Time, nullable=True, default=None)  # in the club's time zone
+    place: Mapped[str] = mapped_column(String(80), default="", server_default="")
+    note: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, default=None)
+
+
+class Attendance(db.Model):
+    """A player's answer for an evening ("in" or "out"), and whether the admin marked them present at the door.
+
+    ``key_hash`` is the hash of the answering phone's key: only that phone (or the admin) changes the answer.
+    """
+
+    __tablename__ = "attendances"
+    __table_args__ = (UniqueConstraint("evening_id", "player_id", name="uq_attendance_evening_player"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("club_players.id", ondelete="CASCADE"))
+    answer: Mapped[str] = mapped_column(String(8), default="in")  # "in" or "out"
+    present: Mapped[bool] = mapped_column(Boolean, default=False)
+    key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+
+class EveningRound(db.Model):
+    """One round of an evening, as confirmed: who sat out, and the seed its seating was drawn with."""
+
+    __tablename__ = "evening_rounds"
+    __table_args__ = (UniqueConstraint("evening_id", "number", name="uq_evening_round_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    sat_out: Mapped[list[int]] = mapped_column(JSON, default=list)  # club player ids
+    seed: Mapped[int] = mapped_column(BigInteger, default=0)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class EveningTable(db.Model):
+    """One table of a round: its game, its seats in order (club player ids) and the club match it plays."""
+
+    __tablename__ = "evening_tables"
+    __table_args__ = (UniqueConstraint("round_id", "number", name="uq_evening_table_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("evening_rounds.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    game: Mapped[str] = mapped_column(String(16))
+    seat_ids: Mapped[list[int]] = mapped_column(JSON)
+    # Indexed: every write to a club match asks whether it belongs to a closed evening's table.
+    match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"), nullable=True,
+                                                 index=True)
+
+
+class Agreement(db.Model):
+    """A player's "Agreed" to a finished club match, from their own phone: one per seat and one per phone."""
+
+    __tablename__ = "agreements"
+    __table_args__ = (UniqueConstraint("match_id", "seat", name="uq_agreement_match_seat"),
+                      UniqueConstraint("match_id", "phone", name="uq_agreement_match_phone"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int]  # 0-based, as in Match.players
+    phone: Mapped[str] = mapped_column(String(64))  # a hash of the agreeing phone's own key
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class ClubResult(db.Model):

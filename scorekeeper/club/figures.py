@@ -75,6 +75,7 @@ class Finished:
     by_game: dict[str, list[Played]]  # in GAMES order, games never played left out
     standings: dict[str, list[club_standings.Standing]]  # ranked with the club's minimum at that stamp
     partnerships: list[club_standings.Partnership]
+    tallies: dict[str, club_standings.Tally]  # per game played, the running sums of `standings`: copy to change
 
 
 class Written(NamedTuple):
@@ -196,7 +197,7 @@ class SeasonReading:
         return Finished(
             played, {slug: these for slug, these in games.items() if these},
             {slug: tally.standings(self.club.min_matches) for slug, tally in sums.tallies.items() if tally.matches},
-            sums.pairs.partnerships())
+            sums.pairs.partnerships(), {slug: tally.copy() for slug, tally in sums.tallies.items() if tally.matches})
 
 
 def finished(club: Club, season: Season | None) -> Finished:

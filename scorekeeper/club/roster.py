@@ -1,15 +1,18 @@
-"""A club's roster: add, rename and merge players. Names are unique among live players, compared by same_name.
+"""A club's roster: add, rename, merge and remove players. Names are unique among live players, compared by same_name.
 
 Renaming keeps every result (results name player ids, never names); merging two entries for one
 person keeps the row of the one merged away, pointing at the one kept, so that their results count
-as the kept player's (club_results.resolver).
+as the kept player's (club_results.resolver, which follows a chain of merges). So a merge can be
+undone: the row merged away comes back with its own matches, and the entries once merged into it
+come back with it. Only an entry without a match can be removed: a match's seats name their players.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..db import db
@@ -115,7 +118,58 @@ def merge_players(club: Club, keep_id: Any, gone_id: Any) -> ClubPlayer:
             continue
         raise refuse("into", N_("{a} and {b} played in the same match, so they are two people."),
                      a=keep.name, b=gone.name)
-    db.session.execute(update(ClubPlayer).where(ClubPlayer.merged_into == gone.id).values(merged_into=keep.id))
     gone.merged_into, gone.folded = keep.id, None
     _save(club)
     return keep
+
+
+def merged(club: Club) -> list[tuple[ClubPlayer, str]]:
+    """The entries merged away (those that joined the roster last first), each with the name of who they count as now."""
+    now, names = resolver(club), {player.id: player.name for player in roster(club)}
+    gone = db.session.scalars(select(ClubPlayer).where(ClubPlayer.club_id == club.id,
+                                                       ClubPlayer.merged_into.is_not(None))
+                              .order_by(ClubPlayer.id.desc()))
+    return [(player, names.get(now[player.id], "?")) for player in gone]
+
+
+def unmerge(club: Club, player_id: Any) -> ClubPlayer:
+    """Undo a merge: the entry merged away is back on the roster with its matches, under its own name.
+
+    Refused while a live player has that name (one added since): renaming either one first tells them apart.
+    """
+    known = row_id(player_id)
+    player = db.session.get(ClubPlayer, known) if known is not None else None
+    if player is None or player.club_id != club.id or player.merged_into is None:
+        raise matches.NotFound()
+    if _taken(club, player.name):
+        raise refuse("player", N_("{name} is on the roster again under that name: rename that player first."),
+                     name=player.name)
+    player.merged_into, player.folded = None, same_name(player.name)
+    _save(club)
+    return player
+
+
+def matches_played(club: Club) -> Counter[int]:
+    """Live player id -> the club matches they sat at, their merged entries' included (finished or not)."""
+    now = resolver(club)
+    counted: Counter[int] = Counter()
+    for seats in db.session.scalars(select(Match.seat_ids).where(Match.club_id == club.id)):
+        counted.update({now.get(seat, seat) for seat in seats or ()})
+    return counted
+
+
+def remove_player(club: Club, player_id: Any) -> str:
+    """Take an entry that never sat at a match off the roster (a name typed by mistake); returns its name.
+
+    An entry with matches stays: its matches name it. Entries merged into it, without matches as well, go with it.
+    """
+    player = player_of(club, row_id(player_id))
+    if matches_played(club)[player.id]:
+        raise refuse("player", N_("{name} has played at the club, and a player with matches stays on the roster: "
+                                  "rename or merge them instead."), name=player.name)
+    now = resolver(club)
+    db.session.execute(delete(ClubPlayer).where(ClubPlayer.id.in_(
+        [entry for entry, who in now.items() if who == player.id and entry != player.id])))
+    db.session.delete(player)
+    _save(club)
+    return player.name

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 import time
-from datetime import date
+from datetime import date, datetime, timezone
 from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, select, update
@@ -21,16 +21,27 @@ from ..db import db
 from ..games import GAMES
 from ..games.base import N_, parse_players, same_name, typeable
 from ..match import matches
-from ..models import Club, ClubPlayer, ClubResult, Evening, Match, Season
+from ..models import Attendance, Club, ClubPlayer, ClubResult, Evening, Match, Season
 from ..refusals import Refusal, refuse
 from . import results as club_results
 from .figures import ClubView, GameView, head_to_head, player_view, view
 from .results import in_season, played
-from .roster import add_player, merge_players, rename_player, roster, row_id
+from .roster import (
+    add_player,
+    matches_played,
+    merge_players,
+    merged,
+    remove_player,
+    rename_player,
+    roster,
+    row_id,
+    unmerge,
+)
 
 __all__ = ["ClubView", "GameView", "add_player", "add_season", "create", "evenings", "find", "head_to_head",
-           "key_matches", "merge_players", "must_find", "name_evening", "played", "player_view", "rename_player",
-           "rotate_key", "roster", "season_of", "seasons", "set_rules", "start_match", "view"]
+           "key_matches", "matches_played", "merge_players", "merged", "must_find", "name_evening", "played",
+           "player_view", "remove_player", "rename_player", "rotate_key", "roster", "season_of", "seasons", "set_rules",
+           "start_match", "today", "unmerge", "view", "winners_among"]
 
 CLUB_NAME_MAX = 60
 MIN_MATCHES = (1, 1000)  # the fewest matches to be ranked a club may ask for, and the most
@@ -98,6 +109,7 @@ class Peek(NamedTuple):
 
     stamp: club_results.Stamp
     admin_key_hash: str
+    time_zone: str | None  # the day a page is dated by is the club's
 
     @property
     def public_id(self) -> str:  # with admin_key_hash, what club_phone.is_admin reads of a club
@@ -105,7 +117,7 @@ class Peek(NamedTuple):
 
 
 _CLUBS = Club.__table__.c
-_PEEK = select(_CLUBS.version, _CLUBS.admin_key_hash, *club_results.last_write(_CLUBS.id)).where(
+_PEEK = select(_CLUBS.version, _CLUBS.admin_key_hash, _CLUBS.time_zone, *club_results.last_write(_CLUBS.id)).where(
     _CLUBS.public_id == bindparam("public_id"))  # built once: only the id changes
 
 
@@ -116,8 +128,8 @@ def peek(public_id: str) -> Peek | None:
     row = db.session.execute(_PEEK, {"public_id": public_id}).first()
     if row is None:
         return None
-    version, admin_key_hash, changed, count = row
-    return Peek(club_results.Stamp(public_id, int(version), int(changed), int(count)), admin_key_hash)
+    version, admin_key_hash, zone, changed, count = row
+    return Peek(club_results.Stamp(public_id, int(version), int(changed), int(count)), admin_key_hash, zone)
 
 
 def must_find(public_id: Any) -> Club:
@@ -263,13 +275,21 @@ def name_evening(club: Club, day: Any, name: Any) -> None:
     when = as_day(day, "day")
     evening = db.session.scalar(select(Evening).where(Evening.club_id == club.id, Evening.day == when))
     if name in (None, "") or (isinstance(name, str) and not name.strip()):
-        if evening is not None:
+        if evening is not None and not planned_ahead(evening):
             db.session.delete(evening)
+        elif evening is not None:  # a planned evening keeps its plan and its answers, unnamed
+            evening.name = ""
     elif evening is None:
         db.session.add(Evening(club_id=club.id, day=when, name=title(name, "name")))
     else:
         evening.name = title(name, "name")
     bump(club)
+
+
+def planned_ahead(evening: Evening) -> bool:
+    """Whether an evening row holds a plan (unnamed, or a start, a place, a note, answers) beside its name."""
+    return bool(not evening.name or evening.starts_at is not None or evening.place or evening.note or db.session.scalar(
+        select(Attendance.id).where(Attendance.evening_id == evening.id).limit(1)))
 
 
 EVENINGS_LISTED, EVENINGS_MOST = 20, 100  # evenings per API answer: unless asked, and at most
@@ -291,8 +311,8 @@ def evenings(club: Club, season: Season | None = None, limit: int | None = None,
     rows = db.session.execute(select(Match, ClubResult.day).join(ClubResult, ClubResult.match_id == Match.id)
                               .where(ClubResult.club_id == club.id, ClubResult.day >= days[-1],
                                      ClubResult.day <= days[0]).order_by(Match.id))
-    named = dict(db.session.execute(select(Evening.day, Evening.name).where(Evening.club_id == club.id,
-                                                                            Evening.day.in_(days))).all())
+    named = {day: name or None for day, name in db.session.execute(  # a planned evening may be unnamed ("")
+        select(Evening.day, Evening.name).where(Evening.club_id == club.id, Evening.day.in_(days)))}
     played_on: dict[date, list[Match]] = {day: [] for day in days}
     for match, day in rows:
         played_on[day].append(match)
@@ -304,6 +324,23 @@ def finished_among(club: Club, played: list[Match]) -> set[int]:
     ids = [match.id for match in played]
     return set(db.session.scalars(select(ClubResult.match_id).where(
         ClubResult.club_id == club.id, ClubResult.match_id.in_(ids), ClubResult.digest.is_not(None)))) if ids else set()
+
+
+def winners_among(club: Club, played: list[Match]) -> dict[int, list[int]]:
+    """The seats that won each of these club matches that is finished (match row id -> seat numbers).
+
+    From the result rows' digests, made again from the hands when stored in another shape.
+    """
+    ids = [match.id for match in played]
+    rows = db.session.execute(select(ClubResult.match_id, ClubResult.digest).where(
+        ClubResult.club_id == club.id, ClubResult.match_id.in_(ids), ClubResult.digest.is_not(None))) if ids else []
+    made = {match: club_results.readable(match, kept) for match, kept in rows}
+    return {match: list(digest["winners"]) for match, digest in made.items() if digest is not None}
+
+
+def today(club: Club) -> date:
+    """The day it is now where the club plays: the date its printed pages carry."""
+    return club_results.day_of(datetime.now(timezone.utc), club.time_zone)
 
 
 def start_match(club: Club, game: Any, names: Any, options: Any = None, language: Any = None) -> tuple[Match, str]:

@@ -78,6 +78,31 @@ def announce(match: Match, played: Replay, first: bool = False) -> None:
         listener(match, played, first)
 
 
+class Authority(NamedTuple):
+    """What a write carries beyond the match's edit key: a key from above it (a club's admin key) and why."""
+
+    key: str | None = None
+    reason: str = ""
+
+
+EDIT_KEY_ONLY = Authority()  # a write with the match's edit key alone, as every write was before clubs locked any
+
+# Asked before every write to a match, with what the write is ("record", "correct", "undo") and its
+# authority; may refuse it by raising. A club locks its agreed matches this way (create_app registers it).
+Guard = Callable[[Match, str, Authority], None]
+GUARDS = "match_guards"
+
+
+def guard(app: Flask, check: Guard) -> None:
+    """Have check(match, action, authority) called before every write to a match of this app."""
+    app.extensions.setdefault(GUARDS, []).append(check)
+
+
+def _guarded(match: Match, action: str, authority: Authority) -> None:
+    for check in current_app.extensions.get(GUARDS, ()):
+        check(match, action, authority)
+
+
 def key_matches(match: Match | Peek, key: str | None) -> bool:
     """Whether key is the match's edit key."""
     return links.key_matches(match.edit_key_hash, key)
@@ -275,18 +300,18 @@ def _at_most_once(public_id: str, once: Pending | None) -> Iterator[None]:
             db.session.rollback()
             match = find(public_id)
             if match is not None:
-                receipts.check(match.id, once)
+                receipts.check_again(match.id, once)
         raise
 
 
-def _log(match: Match, number: int, action: str, before: Any, after: Any, source: str) -> None:
-    """Keep a line of the edit history: when, what before, what after, from where."""
+def _log(match: Match, number: int, action: str, before: Any, after: Any, source: str, reason: str = "") -> None:
+    """Keep a line of the edit history: when, what before, what after, from where, and why when said."""
     db.session.add(HandChange(match_id=match.id, number=number, action=action, before=before, after=after,
-                              source=source[:40]))
+                              source=source[:40], reason=reason.strip()[:200]))
 
 
 def record(public_id: str, entry: Any, number: Any = None, source: str = "",
-           once: Pending | None = None) -> tuple[Match, Replay]:
+           once: Pending | None = None, authority: Authority = EDIT_KEY_ONLY) -> tuple[Match, Replay]:
     """Append a hand; with number, only if it is the next one. Retries lost races otherwise.
 
     With once, a write already made under its key is not made again: Replayed carries its answer.
@@ -297,6 +322,7 @@ def record(public_id: str, entry: Any, number: Any = None, source: str = "",
         for attempt in range(WRITE_ATTEMPTS):
             match = _must_find(public_id)
             receipts.check(match.id, once)
+            _guarded(match, "record", authority)
             entries = entries_of(match)
             played = stored_replay(match, entries)
             expected = len(entries) + 1
@@ -311,7 +337,7 @@ def record(public_id: str, entry: Any, number: Any = None, source: str = "",
                                limit=played.max_hands)
             hand = played.play(entry)
             db.session.add(Hand(match_id=match.id, number=expected, entry=hand["entry"]))
-            _log(match, expected, "record", None, hand["entry"], source)
+            _log(match, expected, "record", None, hand["entry"], source, authority.reason)
             try:
                 _commit(match, once, played, expected)
                 return match, played
@@ -325,32 +351,37 @@ def record(public_id: str, entry: Any, number: Any = None, source: str = "",
 
 
 def correct(public_id: str, number: int, entry: Any, source: str = "",
-            once: Pending | None = None) -> tuple[Match, Replay]:
-    """Replace hand number's entry and replay everything after it."""
+            once: Pending | None = None, authority: Authority = EDIT_KEY_ONLY) -> tuple[Match, Replay]:
+    """Replace hand number's entry and replay everything after it (a confirmation of the old entry goes)."""
     with _at_most_once(public_id, once):
         match = _must_find(public_id)
         receipts.check(match.id, once)
+        _guarded(match, "correct", authority)
         hand = _must_find_hand(match, number)
         entries: list[Entry] = [h.entry for h in match.hands]
         before = stored_replay(match, entries[: number - 1])
         new_hand = before.play(entry)
         entries[number - 1] = new_hand["entry"]
         played = replay(match, entries)
-        _log(match, number, "correct", hand.entry, new_hand["entry"], source)
+        _log(match, number, "correct", hand.entry, new_hand["entry"], source, authority.reason)
+        if hand.entry != new_hand["entry"]:
+            hand.confirmed_seat = hand.confirmed_at = None
         hand.entry = dict(new_hand["entry"])
         _commit(match, once, played, number)
         return match, played
 
 
-def undo(public_id: str, number: int, source: str = "", once: Pending | None = None) -> tuple[Match, Replay]:
+def undo(public_id: str, number: int, source: str = "", once: Pending | None = None,
+         authority: Authority = EDIT_KEY_ONLY) -> tuple[Match, Replay]:
     """Remove the last hand (only the last one can be undone)."""
     with _at_most_once(public_id, once):
         match = _must_find(public_id)
         receipts.check(match.id, once)
+        _guarded(match, "undo", authority)
         hand = _must_find_hand(match, number)
         if number != len(match.hands):
             raise Conflict(N_("Only the last hand can be undone; correct hand {number} instead."), number=number)
-        _log(match, number, "undo", hand.entry, None, source)
+        _log(match, number, "undo", hand.entry, None, source, authority.reason)
         match.hands.remove(hand)
         played = stored_replay(match, [h.entry for h in match.hands])
         _commit(match, once, played, number)
@@ -371,6 +402,58 @@ def undone(match: Match) -> HandChange | None:
     last = db.session.scalar(select(HandChange).where(HandChange.match_id == match.id)
                              .order_by(HandChange.id.desc()).limit(1))
     return last if last is not None and last.action == "undo" and last.number == len(match.hands) + 1 else None
+
+
+def waiting_undos(match: Match) -> list[HandChange]:
+    """The undos whose hand has not been recorded again since, newest first: each can still be put back.
+
+    A hand recorded with the very entry an undo took away (put back, or typed again) settles that undo.
+    """
+    waiting: list[HandChange] = []
+    for change in reversed(history(match)):
+        if change.action == "undo":
+            waiting.append(change)
+        elif change.action == "record":
+            settled = next((undo for undo in waiting if undo.before == change.after), None)
+            if settled is not None:
+                waiting.remove(settled)
+    return waiting[::-1]
+
+
+def put_back(public_id: str, number: int, change_id: int | None = None, source: str = "",
+             authority: Authority = EDIT_KEY_ONLY) -> tuple[Match, Replay, int]:
+    """Record again, as the next hand, the hand an undo took away; return the match and the hand's new number.
+
+    The hands recorded since were played where they stand, so they keep their numbers (and with them
+    their dealer, declarer and pass); the hand put back comes after them, checked by the rules there.
+    change_id names the undo (the newest undo of hand number when None).
+    """
+    match = _must_find(public_id)
+    _guarded(match, "put_back", authority)
+    undo = next((change for change in waiting_undos(match)
+                 if change.number == number and change_id in (None, change.id)), None)
+    if undo is None or undo.before is None:
+        raise Conflict(N_("Hand {number} is not waiting to be put back: it was put back or recorded again since."),
+                       number=number)
+    entries = entries_of(match)
+    upcoming = stored_replay(match, entries).next()
+    if upcoming is None:
+        raise Conflict(N_("Hand {number} cannot be put back: no more hands can be recorded in this match."),
+                       number=number)
+    if number - 1 > len(entries):
+        raise Conflict(N_("Hand {number} cannot be put back before hand {missing}: put that hand back first."),
+                       number=number, missing=len(entries) + 1)
+    own = stored_replay(match, entries[: number - 1]).next() or upcoming
+    # A declarer chose the contract: under another declarer it would be another hand.
+    if own.get("declarer") != upcoming.get("declarer"):
+        raise Conflict(N_("Hand {number} was {name}'s to declare and the next hand is {next}'s: it cannot be put "
+                          "back. Record it again if it was played."), number=number, name=own.get("declarer"),
+                       next=upcoming.get("declarer"))
+    try:
+        match, played = record(public_id, undo.before, upcoming["number"], source, authority=authority)
+    except InvalidHand as err:
+        raise Conflict(N_("Hand {number} cannot be put back: {reason}"), number=number, reason=err.reason) from err
+    return match, played, upcoming["number"]
 
 
 def history(match: Match) -> list[HandChange]:

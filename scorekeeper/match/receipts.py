@@ -5,7 +5,8 @@ under the same key. The first time, the write and its receipt (the key, what the
 answer given) are committed together; any later time, on any server process, the receipt is
 found and its answer sent again, and nothing is written. The receipts table's unique
 (match, key) constraint and the match version keep two servers racing with one key from both
-writing. Only a write that was made leaves a receipt: a refused one (409, 422) can be sent again
+writing, and a write refused after its first look for the key looks again before it says so.
+Only a write that was made leaves a receipt: a refused one (409, 422) can be sent again
 and is judged against the match as it then is.
 """
 
@@ -89,6 +90,18 @@ def check(match_id: int, pending: Pending | None) -> None:
     if receipt.fingerprint != pending.fingerprint:
         raise refuse("Idempotency-Key", N_("This idempotency key was already used for a different request."))
     raise Replayed(receipt)
+
+
+def check_again(match_id: int, pending: Pending | None) -> None:
+    """Look for the key afresh before a refusal: a copy of this write may have committed since the first look.
+
+    Two tabs of one phone send the same kept hand at once; the copy that looked too early is
+    refused by the hand its twin recorded, and is a repeat all the same.
+    """
+    if pending is None:
+        return
+    db.session.rollback()
+    check(match_id, pending)
 
 
 def keep(match: Match, pending: Pending | None, played: Replay, number: int) -> None:

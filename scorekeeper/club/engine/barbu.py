@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict, cast
+from typing import Literal, TypedDict, cast
 
 from ...games.barbu import CONTRACTS, BarbuHand
 from ...games.base import Replay
@@ -55,8 +55,10 @@ class BarbuStats(TypedDict):
     redoubles: int
     average: float | None
     contracts: dict[str, ContractStats]
-    best_contract: str | None
+    best_contract: str | None  # by the average as declarer (then overall)
     worst_contract: str | None
+    best_as_defender: str | None  # by the average as defender (then overall)
+    worst_as_defender: str | None
 
 
 def extras(replay: Replay, seat: Seating) -> BarbuExtras:
@@ -109,12 +111,27 @@ def stats(played: list[Played], player: int) -> BarbuStats:
             "declared": s["declared"], "defended": s["defended"]}
         for c, s in sums.items()
     }
-    ranked = sorted((c for c in CONTRACTS if contracts[c]["declared"]),
-                    key=lambda c: (contracts[c]["as_declarer"], contracts[c]["overall"]))
+    declared, defended = ranked_by(contracts, "as_declarer"), ranked_by(contracts, "as_defender")
     return {"matches": out["matches"], "total": out["total"], "doubles_made": out["doubles_made"],
             "doubles_net": out["doubles_net"], "doubled": out["doubled"], "redoubles": out["redoubles"],
             "average": average(out["total"], out["matches"]), "contracts": contracts,
-            "best_contract": ranked[-1] if ranked else None, "worst_contract": ranked[0] if ranked else None}
+            "best_contract": declared[-1] if declared else None, "worst_contract": declared[0] if declared else None,
+            "best_as_defender": defended[-1] if defended else None,
+            "worst_as_defender": defended[0] if defended else None}
+
+
+def ranked_by(contracts: dict[str, ContractStats], role: Literal["as_declarer", "as_defender"]) -> list[str]:
+    """The contracts the player held this role in, worst first, by their average in it and then overall.
+
+    A contract's average as declarer and as defender rank apart: a declarer chooses the contract,
+    a defender suffers it, so one list of both would call a contract good that only the others chose.
+
+    >>> line = lambda mine, theirs: {"as_declarer": mine, "as_defender": theirs, "overall": (mine or 0) + theirs}
+    >>> ranked_by({"barbu": line(None, -20), "trumps": line(65, -15), "dominoes": line(45, 5)}, "as_defender")
+    ['barbu', 'trumps', 'dominoes']
+    """
+    held = [c for c in contracts if contracts[c][role] is not None]
+    return sorted(held, key=lambda c: (contracts[c][role], contracts[c]["overall"]))
 
 
 FIGURES = GameFigures(extras, RANKING, stats, by_place)

@@ -77,6 +77,13 @@ class Tally:
         """Take away a match counted before."""
         self.add(made, -1)
 
+    def copy(self) -> Tally:
+        """A tally of the same sums, to change without changing this one."""
+        made = Tally(self.game)
+        made.sums = {player: list(line) for player, line in self.sums.items()}
+        made.matches = dict(self.matches)
+        return made
+
     def standings(self, min_matches: int = 1) -> list[Standing]:
         """The table now: ranked players by the game's order, then those under min_matches, unranked."""
         matches, ranking = self.matches, self.ranking

@@ -1,0 +1,271 @@
+"""A club's evenings planned ahead: the day, start, place and note; who says they come; who is there at the door.
+
+A planned evening is an Evening row (the same row that names a day); its start is a time of day in the
+club's time zone. A member's answer is kept per player with the hash of the answering phone's own key,
+so only that phone (or the admin) changes it. Every change bumps the club, so its kept pages go stale.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, time, timedelta
+from typing import Any, NamedTuple
+
+from sqlalchemy import delete as delete_rows, select
+from sqlalchemy.exc import IntegrityError
+
+from .. import links
+from ..db import db
+from ..games.base import N_, typeable
+from ..match import matches
+from ..models import Attendance, Club, ClubPlayer, ClubResult, Evening, EveningRound
+from ..refusals import Reason, refuse
+from .results import resolver
+from .roster import player_of, roster, row_id
+from .service import as_day, bump, title, today
+
+PLACE_MAX, NOTE_MAX = 80, 200  # characters, as the columns hold them
+WEEKS = (1, 26)  # a plan repeated weekly: at least one evening, at most half a year of them
+PLANNED_MOST = 100  # upcoming evenings per answer, at most
+TIME = re.compile("([01][0-9]|2[0-3]):([0-5][0-9])")
+KEEP: Any = object()  # update: leave this part of the plan as it is
+
+
+class NotYours(Exception):
+    """An answer another phone gave, which only that phone or the admin may change (HTTP 403)."""
+
+    def __init__(self, text: str, **params: Any):
+        self.reason = Reason(text, params)
+        super().__init__(str(self.reason))
+
+
+ANOTHER_PHONE = N_("Another phone answered for {name}: only that phone or the club's organiser can change it.")
+
+
+class Answers(NamedTuple):
+    """Who said they come to an evening, who said not this time, and who was marked present (live players)."""
+
+    coming: list[ClubPlayer]
+    not_coming: list[ClubPlayer]
+    present: list[ClubPlayer]
+
+
+# -- what a plan is made of --------------------------------------------------------------------
+
+
+def start_of(raw: Any, field: str = "starts_at") -> time | None:
+    """A start time as "HH:MM" (24 hours), None for none.
+
+    >>> start_of("19:30"), start_of(""), start_of(None)
+    (datetime.time(19, 30), None, None)
+    """
+    if raw is None or raw == "":
+        return None
+    if isinstance(raw, time):
+        return raw.replace(second=0, microsecond=0, tzinfo=None)
+    if isinstance(raw, str) and (found := TIME.fullmatch(raw.strip())):
+        return time(int(found[1]), int(found[2]))
+    raise refuse(field, N_("Give a time as hours and minutes, such as 19:30."))
+
+
+def words(raw: Any, field: str, limit: int, lines: bool = False) -> str:
+    """A place or a note: trimmed, at most limit characters, nothing invisible ("" for none)."""
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise refuse(field, N_("Write it as text."))
+    text = raw.replace("\r\n", "\n").strip()
+    if len(text) > limit:
+        raise refuse(field, N_("Write at most {limit} characters."), limit=limit)
+    if not all(typeable(char) or (lines and char == "\n") for char in text):
+        raise refuse(field, N_("Text cannot contain control characters."))
+    return text
+
+
+def evening_name(raw: Any) -> str:
+    """An evening's name, "" for none."""
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return ""
+    return title(raw, "name")
+
+
+def weeks_of(raw: Any) -> int:
+    """How many weekly evenings a plan makes."""
+    low, high = WEEKS
+    count = row_id(raw) if not isinstance(raw, bool) else None
+    if count is None or not low <= count <= high:
+        raise refuse("weeks", N_("Enter a number from {low} to {high}."), low=low, high=high)
+    return count
+
+
+# -- planning --------------------------------------------------------------------------------------
+
+
+def schedule(club: Club, day: Any, starts_at: Any, place: Any, note: Any, name: Any = "", weeks: Any = 1
+             ) -> list[Evening]:
+    """Plan an evening, or one a week for `weeks` weeks; a day that already has an evening gets this plan
+    (its name kept unless a name is given). Returns the evenings, soonest first."""
+    first, start = as_day(day, "day"), start_of(starts_at)
+    where, what, called = words(place, "place", PLACE_MAX), words(note, "note", NOTE_MAX, lines=True), evening_name(name)
+    days = [first + timedelta(weeks=week) for week in range(weeks_of(weeks))]
+    known = {evening.day: evening for evening in db.session.scalars(
+        select(Evening).where(Evening.club_id == club.id, Evening.day.in_(days)))}
+    made = []
+    for when in days:
+        evening = known.get(when)
+        if evening is None:
+            evening = Evening(club_id=club.id, day=when, name=called)
+            db.session.add(evening)
+        evening.starts_at, evening.place, evening.note = start, where, what
+        if called:
+            evening.name = called
+        made.append(evening)
+    _save(club)
+    return made
+
+
+def update(club: Club, evening_id: Any, day: Any = KEEP, starts_at: Any = KEEP, place: Any = KEEP, note: Any = KEEP,
+           name: Any = KEEP) -> Evening:
+    """Change a planned evening: each part given is checked and set, the others kept. An evening played
+    (its rounds, or matches on its day) keeps its day."""
+    evening = evening_of(club, evening_id)
+    when = evening.day if day is KEEP else as_day(day, "day")
+    start = evening.starts_at if starts_at is KEEP else start_of(starts_at)
+    where = evening.place if place is KEEP else words(place, "place", PLACE_MAX)
+    what = evening.note if note is KEEP else words(note, "note", NOTE_MAX, lines=True)
+    called = evening.name if name is KEEP else evening_name(name)
+    if when != evening.day:
+        if played(club, evening):
+            raise refuse("day", N_("This evening has been played: it stays on its day."))
+        if db.session.scalar(select(Evening.id).where(Evening.club_id == club.id, Evening.day == when)) is not None:
+            raise refuse("day", N_("The club already has an evening on that day."))
+    evening.day, evening.starts_at, evening.place, evening.note, evening.name = when, start, where, what, called
+    _save(club)
+    return evening
+
+
+def delete(club: Club, evening_id: Any) -> None:
+    """Take a planned evening and its answers away; an evening played (rounds, or matches on its day) is refused."""
+    evening = evening_of(club, evening_id)
+    if played(club, evening):
+        raise refuse("evening", N_("This evening has been played, so it stays with its matches; you can still "
+                                   "change its time, place and note."))
+    db.session.execute(delete_rows(Attendance).where(Attendance.evening_id == evening.id))
+    db.session.delete(evening)
+    _save(club)
+
+
+def played(club: Club, evening: Evening) -> bool:
+    """Whether an evening has rounds, or club matches started on its day."""
+    rounds = db.session.scalar(select(EveningRound.id).where(EveningRound.evening_id == evening.id).limit(1))
+    return rounds is not None or db.session.scalar(select(ClubResult.match_id).where(
+        ClubResult.club_id == club.id, ClubResult.day == evening.day).limit(1)) is not None
+
+
+def _save(club: Club) -> None:
+    """Commit with the club bumped; a day planned by another admin at the same moment is a conflict."""
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        raise matches.Conflict(N_("Someone else changed this club at the same moment; look again and retry.")) from None
+    bump(club)
+
+
+# -- reading plans ------------------------------------------------------------------------------------
+
+
+def evening_of(club: Club, evening_id: Any) -> Evening:
+    """The club's evening with this id (a number or its digits), or matches.NotFound."""
+    known = row_id(evening_id)
+    evening = db.session.get(Evening, known) if known is not None else None
+    if evening is None or evening.club_id != club.id:
+        raise matches.NotFound()
+    return evening
+
+
+def planned(club: Club, limit: int | None = None, since: date | None = None) -> list[Evening]:
+    """The club's evenings from today on (in its time zone), or from a day given, soonest first."""
+    first = today(club) if since is None else since
+    return list(db.session.scalars(select(Evening).where(Evening.club_id == club.id, Evening.day >= first)
+                                   .order_by(Evening.day).limit(limit)))
+
+
+def next_evening(club: Club) -> Evening | None:
+    """The first evening on or after today in the club's time zone that is not closed yet."""
+    return next((evening for evening in planned(club, limit=2) if evening.closed_at is None), None)
+
+
+# -- answers and the door --------------------------------------------------------------------------
+
+
+def answer(club: Club, evening: Evening, player_id: Any, coming: Any, phone_key: str | None) -> Attendance:
+    """A member's "I'm in" (coming) or "not this time", from their phone (its key) or from the admin (None).
+
+    The first phone to answer for a player holds that answer: another phone is refused (NotYours).
+    """
+    if not isinstance(coming, bool):
+        raise refuse("coming", N_("Say whether you are coming: true or false."))
+    player = player_of(club, row_id(player_id))
+    if evening.day < today(club):
+        raise refuse("coming", N_("This evening is over: answers are for the evenings to come."))
+    row = _row(evening, player)
+    if phone_key is not None:
+        if row.key_hash is not None and not links.key_matches(row.key_hash, phone_key):
+            db.session.rollback()
+            raise NotYours(ANOTHER_PHONE, name=player.name)
+        row.key_hash = links.hash_key(phone_key)
+    row.answer = "in" if coming else "out"
+    _save(club)
+    return row
+
+
+def mark_present(club: Club, evening: Evening, player_id: Any, present: Any) -> Attendance:
+    """The admin marks a player present at the door, or not; a player marked present without an answer is in."""
+    if not isinstance(present, bool):
+        raise refuse("present", N_("Say whether the player is here: true or false."))
+    row = _row(evening, player_of(club, row_id(player_id)))
+    row.present = present
+    _save(club)
+    return row
+
+
+def _row(evening: Evening, player: ClubPlayer) -> Attendance:
+    """The player's attendance row of the evening, a new one ("in", not present) when there is none."""
+    row = db.session.scalar(select(Attendance).where(Attendance.evening_id == evening.id,
+                                                     Attendance.player_id == player.id))
+    if row is None:
+        row = Attendance(evening_id=evening.id, player_id=player.id, answer="in", present=False)
+        db.session.add(row)
+    return row
+
+
+def attendance(evening: Evening) -> list[Attendance]:
+    """Every answer of an evening, in the order they were first given."""
+    return list(db.session.scalars(select(Attendance).where(Attendance.evening_id == evening.id)
+                                   .order_by(Attendance.id)))
+
+
+def present_ids(evening: Evening) -> list[int]:
+    """The live club player ids who are there: those marked present; while nobody is, those who said "in"."""
+    rows = attendance(evening)
+    chosen = [row for row in rows if row.present] or [row for row in rows if row.answer == "in"]
+    club = db.session.get(Club, evening.club_id)
+    now = resolver(club) if club is not None else {}
+    return list(dict.fromkeys(now.get(row.player_id, row.player_id) for row in chosen))
+
+
+def answers(club: Club, evening: Evening) -> Answers:
+    """Who is coming, who is not, and who is marked present, in roster order (a merged entry as the one kept)."""
+    live, now = {player.id: player for player in roster(club)}, resolver(club)
+    place = {pid: index for index, pid in enumerate(live)}
+    rows = attendance(evening)
+
+    def players(kept: list[Attendance]) -> list[ClubPlayer]:
+        ids = {now.get(row.player_id, row.player_id) for row in kept}
+        return [live[pid] for pid in sorted(ids & live.keys(), key=place.__getitem__)]
+
+    coming = players([row for row in rows if row.answer == "in"])
+    said_in = {player.id for player in coming}
+    not_coming = [player for player in players([row for row in rows if row.answer != "in"]) if player.id not in said_in]
+    return Answers(coming, not_coming, players([row for row in rows if row.present]))
