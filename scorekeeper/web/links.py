@@ -16,7 +16,7 @@ from flask import Response, abort, flash, redirect, render_template, request, se
 from flask_babel import gettext as _
 
 from ..games.base import N_
-from ..links import key_matches
+from ..links import key_matches, new_key
 from .forms import TableForm
 from .headers import mark_private
 
@@ -111,6 +111,22 @@ def remember(kind: Kind, public_id: str, key: str | None = None) -> None:
     session.permanent = True
 
 
+PHONE_KEY = "phone"  # session key: the phone's own random key (an "Agreed", an evening's answer)
+
+
+def phone_key(make: bool = True) -> str | None:
+    """This phone's own random key, kept in its session: what a phone's answer (an "Agreed") is known by.
+
+    Made on first use; with make=False, None for a phone that has none yet (its session is left as it is).
+    """
+    if not isinstance(session.get(PHONE_KEY), str):
+        if not make:
+            return None
+        session[PHONE_KEY] = new_key()
+        session.permanent = True
+    return session[PHONE_KEY]
+
+
 def opened(kind: Kind) -> list[str]:
     """The public ids of this kind that this phone opened, the latest first."""
     return list(session.get(kind.listed, []))
@@ -145,11 +161,17 @@ def qr_code(kind: Kind, public_id: str, stored_hash: str, which: str) -> Respons
         link = url_for(kind.opens, public_id=public_id, _external=True)
     else:
         abort(404)
-    out = io.BytesIO()
-    segno.make(link, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False, dark="#000", light="#fff")
-    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response = Response(qr_svg(link), mimetype="image/svg+xml")
     response.headers["Cache-Control"] = "private, no-store" if which == kind.secret else "public, max-age=3600"
     return response
+
+
+def qr_svg(link: str, scalable: bool = False) -> bytes:
+    """A link as a QR code, an SVG document; scalable: without a size of its own, sized where it is drawn."""
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False, dark="#000", light="#fff",
+                                     omitsize=scalable)
+    return out.getvalue()
 
 
 def confirm_page(kind: Kind, public_id: str, name: str) -> str:

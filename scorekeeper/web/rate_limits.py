@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from flask import Flask, Response, current_app, make_response, render_template, request, url_for
+from flask import Flask, Response, current_app, g, make_response, render_template, request, url_for
 from flask_babel import ngettext
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
@@ -57,13 +57,20 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
     "sheets.match_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "sheets.blank_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "clubs.standings_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
+    "club_evening_results.results_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
+    "club_table_cards.cards_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
+    "club_table_cards.api_cards_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
 }
 # Endpoints whose 403 means "that edit key is not this match's", and the limits of those 403s.
 KEY_CHECKS = frozenset({"api.record", "api.correct", "api.undo", "api.rotate_key", "pages.join",
                         # a club's admin key, counted per club as an edit key is per match
                         "club_api.rotate_club_key", "club_api.set_rules", "club_api.add_season",
                         "club_api.name_evening", "club_api.add_player", "club_api.rename_player",
-                        "club_api.merge_player", "clubs.join"})
+                        "club_api.merge_player", "clubs.join", "club_api.plan_evening",
+                        "club_api.change_evening", "club_api.delete_evening", "club_api.answer_evening",
+                        "club_api.mark_present", "club_api.close_season", "club_api.reopen_season",
+                        "evening_results_api.close_evening", "evening_results_api.reopen_evening",
+                        "club_table_cards.api_cards_pdf"})
 WRONG_KEYS = ("RATELIMIT_WRONG_KEYS", "RATELIMIT_WRONG_KEYS_PER_MATCH")  # per address, per match
 
 
@@ -87,9 +94,14 @@ def init_app(app: Flask) -> None:
     app.after_request(count_wrong_key)
 
 
+def not_a_wrong_key() -> None:
+    """Say that this request's 403 refuses something else than its key (a match its players locked)."""
+    g.key_was_right = True
+
+
 def count_wrong_key(response: Response) -> Response:
     """Count a refused edit key against its address and its match; over either limit, answer 429."""
-    if response.status_code != 403 or request.endpoint not in KEY_CHECKS:
+    if response.status_code != 403 or request.endpoint not in KEY_CHECKS or g.get("key_was_right"):
         return response
     public_id = (request.view_args or {}).get("public_id") or (request.view_args or {}).get("club_id", "")
     per_address, per_match = (current_app.config[setting] for setting in WRONG_KEYS)

@@ -1,7 +1,8 @@
-// A club's new match (templates/club/new_match.html): the seating plan and the seat menus (who deals or
-// declares first) show, for each seat, the name typed for it or else the player picked from the roster.
+// A club's new match (templates/club/new_match.html): the roster as chips, a tap on each seating the players
+// in order (the seat menus stay, and are what the form sends); the seating plan and the seat menus (who deals
+// or declares first) show, for each seat, the name typed for it or else the player picked from the roster.
 // The admin page (templates/club/admin.html): a one-tap "Use this phone's time zone" beside the club's
-// time zone menu.
+// time zone menu, and the merge form read back as its sentence ("Annie becomes Ann") before it is sent.
 import "./main.js";
 
 function nameAt(form, seat) {
@@ -10,7 +11,48 @@ function nameAt(form, seat) {
   return (typed && typed.value.trim()) || (picked && picked.value) || "";
 }
 
+function seatMenus(form) {
+  return Array.prototype.slice.call(form.querySelectorAll("select[name^='players-']"));
+}
+
+// Each chip says whether its player is seated, and where (the page's own "Seat {n}").
+function markChips(form) {
+  const chips = form.querySelector("[data-seat-chips]");
+  if (!chips) { return; }
+  const menus = seatMenus(form);
+  chips.querySelectorAll("button[data-name]").forEach((chip) => {
+    const seat = menus.findIndex((menu) => menu.value === chip.dataset.name);
+    chip.setAttribute("aria-pressed", seat >= 0 ? "true" : "false");
+    chip.querySelector(".seat-no").textContent = seat >= 0 ? chips.dataset.seatLabel.replace("{n}", seat + 1) : "";
+  });
+}
+
+// A tapped player takes the first seat left empty (no pick, no name typed); tapped again, leaves it.
+function seatByChip(form, chip) {
+  const menus = seatMenus(form);
+  const seated = menus.findIndex((menu) => menu.value === chip.dataset.name);
+  if (seated >= 0) {
+    menus[seated].value = "";
+  } else {
+    const free = menus.findIndex((menu, seat) => !menu.value && !nameAt(form, seat));
+    if (free < 0) { return; }
+    menus[free].value = chip.dataset.name;
+  }
+  redraw(form);
+}
+
+function offerChips(form) {
+  const chips = form.querySelector("[data-seat-chips]");
+  if (!chips) { return; }
+  chips.hidden = false;
+  chips.addEventListener("click", (event) => {
+    const chip = event.target.closest("button[data-name]");
+    if (chip) { seatByChip(form, chip); }
+  });
+}
+
 function redraw(form) {
+  markChips(form);
   form.querySelectorAll("[data-live-seating] [data-seat]").forEach((spot) => {
     spot.textContent = nameAt(form, spot.dataset.seat) || spot.dataset.empty;
   });
@@ -49,9 +91,26 @@ function offerPhoneZone(offer) {
   });
 }
 
+// The sentence the page gives ("{gone} becomes {kept}"), with the two entries picked; hidden until both are.
+function previewMerge(form) {
+  const preview = form.querySelector("[data-merge-preview]");
+  const [gone, kept] = ["gone", "keep"].map((name) => form.querySelector('select[name="merge-' + name + '"]'));
+  const picked = (menu) => (menu.value ? menu.options[menu.selectedIndex].textContent : "");
+  const ready = picked(gone) && picked(kept) && gone.value !== kept.value;
+  preview.textContent = ready ? preview.dataset.sentence.replace("{gone}", picked(gone)).replace("{kept}", picked(kept)) : "";
+  preview.hidden = !ready;
+}
+
+function mergeChanged(event) {
+  const form = event.target.closest && event.target.closest("form#merge");
+  if (form) { previewMerge(form); }
+}
+
+document.addEventListener("change", mergeChanged);
 document.addEventListener("input", changed);
 document.addEventListener("change", changed);
 document.addEventListener("DOMContentLoaded", () => {
-  document.querySelectorAll("form.club-match").forEach(redraw);
+  document.querySelectorAll("form.club-match").forEach((form) => { offerChips(form); redraw(form); });
   document.querySelectorAll("[data-phone-zone]").forEach(offerPhoneZone);
+  document.querySelectorAll("form#merge").forEach(previewMerge);
 });

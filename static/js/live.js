@@ -3,6 +3,14 @@
 // version changed, fetches the page again and swaps the content in place; then it fires
 // scorekeeper:updated on the new content.
 const VISIBLE = 2000, HIDDEN = 15000;  // ms between polls, the page in view or not
+const GIVE_UP = 10000;  // ms a poll or a redraw may take: a request that hangs (a network switch) never stops the polls
+
+// fetch() that gives up after GIVE_UP, where the browser supports it.
+function timed(url, options) {
+  if (!window.AbortController) { return fetch(url, options); }
+  const stop = new AbortController(), timer = setTimeout(() => stop.abort(), GIVE_UP);
+  return fetch(url, { ...options, signal: stop.signal }).finally(() => clearTimeout(timer));
+}
 
 let etag = null, busy = false, leaving = false, timer = null;
 
@@ -12,7 +20,7 @@ function editing() {
 }
 
 function refresh() {
-  return fetch(window.location.href, { headers: { "Accept": "text/html", "X-Live-Redraw": "1" }, credentials: "same-origin" })
+  return timed(window.location.href, { headers: { "Accept": "text/html", "X-Live-Redraw": "1" }, credentials: "same-origin" })
     .then((response) => response.ok ? response.text() : null)
     .then((html) => {
       if (!html || leaving) { return; }
@@ -30,7 +38,7 @@ function poll(url) {
   if (busy || editing()) { return schedule(url); }
   busy = true;
   const headers = etag ? { "If-None-Match": etag } : {};
-  fetch(url, { headers: headers, credentials: "same-origin", cache: "no-cache" })
+  timed(url, { headers: headers, credentials: "same-origin", cache: "no-cache" })
     .then((response) => {
       // The server answered (a proxy's server error says it did not): the outbox sends what this phone kept.
       document.dispatchEvent(new CustomEvent(response.status < 500 ? "scorekeeper:online" : "scorekeeper:offline"));

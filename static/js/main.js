@@ -3,6 +3,8 @@
 import * as live from "./live.js";
 import * as outbox from "./outbox/index.js";
 import * as installable from "./installable.js";
+import * as refusals from "./refusals.js";
+import { phoneDateTime } from "./times.js";
 
 // A tap on a field selects what it shows: a link to copy, or a number that typing replaces.
 function selectOnTap() {
@@ -17,11 +19,11 @@ function selectOnTap() {
   });
 }
 
-// Times written in UTC by the server (the edit history) shown in the phone's own time and language.
+// Times written in UTC by the server (the edit history) shown in the phone's own time zone and order.
 function localTimes() {
   document.querySelectorAll("time[data-local]").forEach((time) => {
     const at = new Date(time.getAttribute("datetime"));
-    if (!isNaN(at)) { time.textContent = at.toLocaleString(document.documentElement.lang || undefined); }
+    if (!isNaN(at)) { time.textContent = phoneDateTime(at); }
   });
 }
 
@@ -37,6 +39,7 @@ const worker = document.querySelector("script[data-worker]");
 
 document.documentElement.classList.add("js");
 selectOnTap();
+refusals.start();
 live.start(document.body.dataset.live, document.body.dataset.etag);
 document.addEventListener("DOMContentLoaded", localTimes);
 document.addEventListener("DOMContentLoaded", scrollHints);

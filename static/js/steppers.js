@@ -49,19 +49,28 @@ function fillLast(fieldset, changed) {
   }
 }
 
-// "Save records: Ann … · Bob … · …"
-function summarise(fieldset) {
-  const out = fieldset.form && fieldset.form.querySelector(".save-summary");
+// What the page adds to the summary (Barbu: the doubles), as sentences; none by default.
+let more = () => [];
+
+// "Save records: Ann … · Bob … · …", then what the page adds ("Doubles: …").
+export function summarise(form) {
+  const out = form && form.querySelector(".save-summary");
   if (!out) { return; }
-  const parts = [];
-  fieldset.querySelectorAll(".chips.count").forEach((g) => {
-    const c = g.querySelector("input:checked");
-    parts.push(g.querySelector("legend").textContent + " " + (c ? c.value : "–"));
-  });
-  out.textContent = out.dataset.label.replace("{counts}", parts.join(" · "));
+  const sentences = [];
+  const fieldset = form.querySelector(".counted");
+  if (fieldset) {
+    const parts = [];
+    fieldset.querySelectorAll(".chips.count").forEach((g) => {
+      const c = g.querySelector("input:checked");
+      parts.push(g.querySelector("legend").textContent + " " + (c ? c.value : "–"));
+    });
+    sentences.push(out.dataset.label.replace("{counts}", () => parts.join(" · ")));
+  }
+  out.textContent = sentences.concat(more(form)).join(". ");
 }
 
-export function start() {
+export function start(options = {}) {
+  if (options.summary) { more = options.summary; }
   document.addEventListener("click", (event) => {
     const button = event.target.closest(".step");
     if (button) { bump(button); }
@@ -70,7 +79,7 @@ export function start() {
     // A tap on the count already shown (the 0 every row starts at) enters it too: no change event
     // fires for a radio that was checked, yet the player said "none" and the last row can be filled.
     const counted = event.target.matches && event.target.matches(".chips.count input:checked") && event.target.closest(".counted");
-    if (counted) { fillLast(counted, event.target.closest(".chips.count")); recount(counted); summarise(counted); }
+    if (counted) { fillLast(counted, event.target.closest(".chips.count")); recount(counted); summarise(counted.form); }
   });
   document.addEventListener("input", (event) => {
     const fieldset = event.target.closest(".counted");
@@ -80,7 +89,7 @@ export function start() {
     const fieldset = event.target.closest(".counted");
     const group = event.target.closest(".chips.count");
     if (fieldset && group) { fillLast(fieldset, group); }
-    if (fieldset) { recount(fieldset); summarise(fieldset); }
+    if (fieldset) { recount(fieldset); summarise(fieldset.form); }
   });
   document.addEventListener("DOMContentLoaded", () => {
     document.querySelectorAll(".counted").forEach((fieldset) => {
@@ -89,7 +98,7 @@ export function start() {
         if (g.querySelector("input:checked")) { g.dataset.touched = "1"; }
       });
       recount(fieldset);
-      summarise(fieldset);
     });
+    document.querySelectorAll("form.hand").forEach(summarise);
   });
 }

@@ -6,6 +6,8 @@ and each game's options (house rules are a game's options without the seats, whi
 
 from __future__ import annotations
 
+from ...club.agreements import MOST_ASKED, REASON_LIMIT
+from ...club.evenings import NOTE_MAX, PLACE_MAX, PLANNED_MOST, WEEKS
 from ...club.service import CLUB_NAME_MAX, EVENINGS_LISTED, EVENINGS_MOST, MIN_MATCHES, SEAT_OPTIONS
 from ...games import GAMES
 from .schemas import SCHEMAS as MATCH_SCHEMAS, TITLES, Schema, integer, nullable, obj, ref
@@ -29,8 +31,14 @@ CLUB_NAME = {"type": "string", "minLength": 1, "maxLength": CLUB_NAME_MAX}
 TIME_ZONE = {"type": "string", "maxLength": 64, "examples": ["Europe/Paris", "America/Montreal"],
              "description": "Where the club plays, an IANA time zone name: an evening is the matches started on one "
                             "day there."}
-SEASON = obj({"id": ID, "name": CLUB_NAME, "starts": DAY, "ends": DAY}, ("id", "name", "starts", "ends"),
-             "A named range of days, both included.")
+SEASON = obj({"id": ID, "name": CLUB_NAME, "starts": DAY, "ends": DAY,
+              "closed_at": nullable({"type": "string", "format": "date-time"}) | {
+                  "description": "When the admin closed the season (its tables then stay as they stood); null while "
+                                 "open."}},
+             ("id", "name", "starts", "ends", "closed_at"), "A named range of days, both included.")
+CHAMPIONS = obj({slug: {"type": "array", "items": {"type": "string"}} for slug in GAMES},
+                description="Per game finished in the season, the names of the ranked players in first place (all "
+                            "of them on a tie); empty while the season is open.")
 PLAYER = obj({"id": ID, "name": ref("PlayerName")}, ("id", "name"), "A player of the club's roster.")
 NAMED = {"player": ID, "name": {"type": "string"}}
 ADMIN_KEY = {
@@ -62,6 +70,23 @@ GAME_TABLE = obj({
                                   ("pair", "names", "matches", "goats", "goats_with_eggs", "deals", "deals_won"))},
 }, ("matches", "standings", "ratings", "partnerships"))
 PER_GAME = {slug: {"type": "object"} for slug in GAMES}
+START = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "examples": ["19:30"],
+         "description": "A time of day, hours and minutes (24 hours), in the club's time zone."}
+PLACE = {"type": "string", "maxLength": PLACE_MAX, "description": "Where the club meets that evening."}
+NOTE = {"type": "string", "maxLength": NOTE_MAX, "description": "A word for the members."}
+EVENING_NAME = {"type": "string", "maxLength": CLUB_NAME_MAX, "description": "Empty: an unnamed evening."}
+PLAN = {"day": DAY, "starts_at": nullable(START) | {"description": "Absent, null or empty: no start time (all day)."},
+        "place": PLACE, "note": NOTE, "name": EVENING_NAME}
+PLANNED = obj({
+    "id": ID, "day": DAY, "name": EVENING_NAME, "starts_at": nullable(START), "place": PLACE, "note": NOTE,
+    "url": {"type": "string", "description": "The club page, at the evening."},
+    "coming": {"type": "array", "items": PLAYER, "description": "Those who said they are coming, by name."},
+    "not_coming": {"type": "array", "items": PLAYER, "description": "Those who said not this time."},
+    "present": {"type": "array", "items": PLAYER, "description": "Those the admin marked present at the door."}},
+    ("id", "day", "name", "starts_at", "place", "note", "url", "coming", "not_coming", "present"),
+    "An evening planned ahead, and its answers.")
+ATTENDANCE = {"evening": ID, "player": ID, "name": ref("PlayerName"), "coming": {"type": "boolean"},
+              "present": {"type": "boolean"}}
 
 SCHEMAS: Schema = {
     **{f"{TITLES[slug]}HouseRules": house_rules(slug) for slug in GAMES},
@@ -76,6 +101,10 @@ SCHEMAS: Schema = {
                  "min_matches": integer(*MIN_MATCHES, "Finished matches a player needs to be ranked."),
                  "time_zone": TIME_ZONE,
                  "version": integer(1, description="Grows with every change to the roster, rules or seasons."),
+                 "agree_to_lock": integer(0, MOST_ASKED, "How many players' agreement locks a finished match of "
+                                                         "the club (0: never locked)."),
+                 "confirm_hands": {"type": "boolean",
+                                   "description": "Whether the next seat confirms every hand (tournament nights)."},
                  "players": {"type": "array", "items": PLAYER, "description": "The roster, by name."},
                  "seasons": {"type": "array", "items": SEASON, "description": "The latest first."}},
                 ("id", "url", "name", "house_rules", "min_matches", "time_zone", "version", "players", "seasons")),
@@ -87,7 +116,11 @@ SCHEMAS: Schema = {
                       "house_rules": ref("HouseRules") | {"description": "Absent: unchanged; replaces them all."},
                       "time_zone": nullable(TIME_ZONE) | {"description": "Absent: unchanged. Null, empty or UTC: "
                                                                          "UTC. Every match moves to the evening "
-                                                                         "of its start's day there."}}),
+                                                                         "of its start's day there."},
+                      "agree_to_lock": integer(0, MOST_ASKED, "Absent: unchanged. How many players' agreement "
+                                                              "locks a finished match (0: never)."),
+                      "confirm_hands": {"type": "boolean", "description": "Absent: unchanged. Whether the next seat "
+                                                                          "confirms every hand."}}),
     "NewSeason": obj({"name": CLUB_NAME, "starts": DAY, "ends": DAY}, ("name", "starts", "ends")),
     "EveningName": obj({"name": nullable(CLUB_NAME) | {"description": "Null: the name is taken away."}}),
     "Evening": obj({"day": DAY, "name": nullable(CLUB_NAME)}, ("day", "name")),
@@ -104,6 +137,25 @@ SCHEMAS: Schema = {
                 ("id", "url", "game", "players", "seat_ids", "finished"))}}, ("day", "name", "matches"))},
         "next": nullable({"type": "string", "description": "The address of the evenings before these."})},
         ("season", "evenings", "next")),
+    "PlannedEvening": PLANNED,
+    "PlannedEvenings": obj({"evenings": {"type": "array", "items": PLANNED, "description": "Soonest first."}},
+                           ("evenings",)),
+    "NewPlannedEvening": obj({**PLAN, "weeks": integer(*WEEKS, "One evening a week for this many weeks; 1 when "
+                                                               "absent. A day that has an evening gets this plan.")},
+                             ("day",)),
+    "PlannedEveningChange": obj(PLAN, description="Absent: unchanged. An evening played keeps its day."),
+    "EveningAnswer": obj({"player": ID, "coming": {"type": "boolean", "description": "true: I'm in; false: not "
+                                                                                     "this time."},
+                          "answer_key": {"type": "string", "minLength": 1,
+                                         "description": "The key the player's first answer gave; needed to change "
+                                                        "it, unless the admin key is sent."}},
+                         ("player", "coming")),
+    "Attendance": obj(ATTENDANCE, tuple(ATTENDANCE), "A player's answer for an evening."),
+    "AnsweredAttendance": obj({**ATTENDANCE, "answer_key": {"type": "string", "minLength": 1, "description":
+                                                            "Send it again to change this answer; absent when "
+                                                            "the admin key was sent."}},
+                              tuple(ATTENDANCE), "A player's answer, and the key that changes it."),
+    "Presence": obj({"present": {"type": "boolean"}}, ("present",)),
     "CreatedClubMatch": {"allOf": [ref("CreatedMatch"), obj({
         "club": {"type": "string", "description": "The club's id."},
         "seat_ids": {"type": "array", "items": ID, "description": "The club player in each seat."}},
@@ -115,11 +167,80 @@ SCHEMAS: Schema = {
     "PlayerStatistics": obj({"id": ID, "name": ref("PlayerName"), "season": nullable(SEASON),
                              "games": obj(PER_GAME, description="Per game the player finished a match of.")},
                             ("id", "name", "season", "games")),
+    "Agreements": obj({
+        "asked": integer(0, MOST_ASKED, "Agreements that lock the match; 0: its club asks for none (or it is "
+                                        "not a club match)."),
+        "locked": {"type": "boolean", "description": "Whether enough players agreed: every write to its hands "
+                                                     "then needs the club's admin key and a reason."},
+        "finished": {"type": "boolean", "description": "Only a finished match can be agreed."},
+        "agreed_by": {"type": "array", "description": "The first first.", "items": obj({
+            "seat": integer(0, description="0-based, as in the match's players."), "name": ref("PlayerName"),
+            "at": {"type": "string", "format": "date-time"}}, ("seat", "name", "at"))}},
+        ("asked", "locked", "finished", "agreed_by")),
+    "NewAgreement": obj({
+        "seat": integer(0, description="The agreeing player's seat, 0-based."),
+        "phone": {"type": "string", "minLength": 16, "maxLength": 200,
+                  "description": "This client's own random key, kept by it: one agreement per client and per seat."}},
+        ("seat", "phone")),
+    "HandConfirmation": obj({"number": integer(1), "seat": integer(0, description="The seat that confirmed."),
+                             "name": ref("PlayerName"), "at": {"type": "string", "format": "date-time"}},
+                            ("number", "seat", "name", "at")),
+    "ClosedSeason": {"allOf": [ref("Season"), obj({"champions": CHAMPIONS}, ("champions",))]},
+    "HallOfFame": obj({"seasons": {"type": "array", "description": "The closed seasons, the latest first.",
+                                   "items": obj({"season": SEASON, "champions": CHAMPIONS}, ("season", "champions"))}},
+                      ("seasons",)),
     "HeadToHead": obj({"a": PLAYER, "b": PLAYER, "season": nullable(SEASON), "games": obj({
         slug: obj({"matches": integer(0), "a_ahead": integer(0), "b_ahead": integer(0), "level": integer(0),
                    "partners": integer(0, description="Kozyol: matches as partners, not counted as meetings.")},
                   ("matches", "a_ahead", "b_ahead", "level")) for slug in GAMES})},
         ("a", "b", "season", "games")),
+}
+
+# The rounds of an evening: a proposal drawn (nothing stored), and the rounds confirmed, one club match per table.
+GAME_SLUG = {"enum": list(GAMES)}
+SEED = integer(0, 2**31 - 1, "What the proposal was drawn with: the same seed and swaps over the same season "
+                             "draw the same round.")
+SWAPS = {"type": "array", "description": "Two people swapped, in order (either may be sitting out).",
+         "items": {"type": "array", "items": ID, "minItems": 2, "maxItems": 2}}
+DRAWN_TABLE = obj({"number": integer(1), "game": GAME_SLUG,
+                   "seat_ids": {"type": "array", "items": ID, "description": "In seat order; seat 1 declares or "
+                                                                             "deals first."},
+                   "players": {"type": "array", "items": {"type": "string"}},
+                   "first": {"type": "string", "description": "Who declares or deals first."}},
+                  ("number", "game", "seat_ids", "players", "first"))
+ROUND_MATCH = obj({"id": {"type": "string"}, "url": {"type": "string", "description": "The match page."},
+                   "hands": integer(0), "finished": {"type": "boolean"},
+                   "edit_key": {"type": "string", "description": "Only in the answer to the confirmation."},
+                   "edit_url": {"type": "string", "format": "uri",
+                                "description": "Only in the answer to the confirmation."}},
+                  ("id", "url", "hands", "finished"))
+ROUND = obj({"number": integer(1), "seed": integer(0), "at": {"type": "string", "format": "date-time"},
+             "sat_out": {"type": "array", "items": ID}, "sat_out_names": {"type": "array", "items": {"type": "string"}},
+             "tables": {"type": "array", "items": obj({
+                 "number": integer(1), "game": GAME_SLUG, "seat_ids": {"type": "array", "items": ID},
+                 "players": {"type": "array", "items": {"type": "string"}}, "match": nullable(ROUND_MATCH)},
+                 ("number", "game", "seat_ids", "players", "match"))}},
+            ("number", "seed", "at", "sat_out", "sat_out_names", "tables"))
+ROUND_GAME = {"oneOf": [GAME_SLUG, {"type": "array", "items": GAME_SLUG, "minItems": 1}],
+              "description": "One game for every table, or one per table in order."}
+SCHEMAS |= {
+    "RoundProposal": obj({"game": ROUND_GAME, "seed": SEED | {"description": "Absent: a fresh one."},
+                          "swaps": SWAPS}, ("game",)),
+    "ProposedRound": obj({"seed": SEED, "number": integer(1, description="The round it would be."),
+                          "sat_out": {"type": "array", "items": ID},
+                          "sat_out_names": {"type": "array", "items": {"type": "string"}},
+                          "tables": {"type": "array", "items": DRAWN_TABLE}},
+                         ("seed", "number", "sat_out", "sat_out_names", "tables")),
+    "RoundConfirmation": obj({
+        "game": ROUND_GAME, "seed": SEED, "swaps": SWAPS,
+        "number": integer(1, description="The round the proposal was drawn for: 409 once it is confirmed."),
+        "tables": {"type": "array", "description": "The tables as proposed; instead of game, seed and swaps.",
+                   "items": obj({"game": GAME_SLUG, "seats": {"type": "array", "items": ID}}, ("game", "seats"))}}),
+    "Round": ROUND,
+    "Rounds": obj({"evening": obj({"id": ID, "day": DAY, "name": {"type": "string"}}, ("id", "day", "name")),
+                   "next": integer(1, description="The number the next round takes."),
+                   "rounds": {"type": "array", "items": ROUND, "description": "In order."}},
+                  ("evening", "next", "rounds")),
 }
 
 # -- operations ----------------------------------------------------------------------------------------
@@ -166,6 +287,7 @@ CLUB = {"$ref": "#/components/parameters/ClubId"}
 PLAYER_ID = {"name": "player_id", "in": "path", "required": True, "schema": ID, "description": "A roster player's id."}
 SEASON_ID = {"name": "season", "in": "query", "required": False, "schema": {"type": "string", "pattern": "^([0-9]*|all)$"},
              "description": "A season's id; absent, empty or `all`: all time. 404 for a season the club does not have."}
+SEASON_PATH = {"name": "season_id", "in": "path", "required": True, "schema": ID, "description": "A season's id."}
 EVENINGS_LIMIT = {"name": "limit", "in": "query", "required": False, "schema": integer(1, EVENINGS_MOST),
                   "description": f"Evenings per answer; {EVENINGS_LISTED} when absent."}
 EVENINGS_BEFORE = {"name": "before", "in": "query", "required": False, "schema": DAY,
@@ -182,12 +304,66 @@ PARAMETERS = {"ClubId": {"name": "club_id", "in": "path", "required": True, "sch
                          "description": "The club id given at creation (the club link)."}}
 SECURITY = {"adminKey": {"type": "http", "scheme": "bearer", "description": "The club's admin key, given at creation."}}
 MATCH_ID = {"$ref": "#/components/parameters/MatchId"}
+EVENING_ID = {"name": "evening_id", "in": "path", "required": True, "schema": ID,
+              "description": "A planned evening's id."}
+PLANNED_LIMIT = {"name": "limit", "in": "query", "required": False, "schema": integer(1, PLANNED_MOST),
+                 "description": f"Evenings per answer; {EVENINGS_LISTED} when absent."}
+ICS = "text/calendar"
+
+
+# A write to a hand of a locked club match: the club's admin key and a reason (matches' hand endpoints).
+LOCK_PARAMETERS = [
+    {"name": "Club-Admin-Key", "in": "header", "required": False, "schema": {"type": "string"},
+     "description": "The club's admin key: needed, beside the edit key, to change a club match its players agreed "
+                    "(locked); 403 without it."},
+    {"name": "reason", "in": "query", "required": False, "schema": {"type": "string", "maxLength": REASON_LIMIT},
+     "description": "Why a locked match is changed, kept in its edit history: required with Club-Admin-Key on a "
+                    "locked match (422 without)."},
+]
+LOCKED = ("403 also for a write to a club match its players agreed (locked) without the club's admin key "
+          "(`Club-Admin-Key`); with it, `reason` is required (422). A change to a match agreed by fewer players "
+          "than lock it clears their agreements.")
+
+
+def edit_key_operation(operation_id: str, summary: str, responses: Schema, parameters: list[Schema],
+                       request: str | None = None, description: str = "") -> Schema:
+    """An operation on a club match that needs the match's edit key, as its hands' writes do."""
+    codes = {"401": error("401"), "403": error("403"), "404": error("404"), "429": error("429"), **responses}
+    if request is not None:
+        codes.update({"400": error("400"), "413": error("413"), "415": error("415"), "422": error("422")})
+    out: Schema = {"operationId": operation_id, "summary": summary, "tags": ["clubs"],
+                   "responses": dict(sorted(codes.items())), "parameters": parameters,
+                   "security": [{"editKey": []}]}
+    if description:
+        out["description"] = description
+    if request is not None:
+        out["requestBody"] = {"required": True, "content": {JSON: {"schema": ref(request)}}}
+    return out
 
 
 def paths(prefix: str = "/api/v1") -> Schema:
     """Every club endpoint of the API."""
     club = f"{prefix}/clubs/{{club_id}}"
+    match = f"{prefix}/matches/{{public_id}}"
     return {
+        f"{match}/agreements": {
+            "get": operation("readAgreements", "Who agreed to a club match, and whether it is locked",
+                             {"200": answer("The match's agreement.", "Agreements")}, parameters=[MATCH_ID]),
+            "post": edit_key_operation(
+                "agree", "A player agrees to a finished club match",
+                {"200": answer("This client had already agreed for this seat: nothing changed.", "Agreements"),
+                 "201": answer("The agreement, and the lock once enough players agreed.", "Agreements"),
+                 "409": error("409")},
+                [MATCH_ID], "NewAgreement",
+                "Only a finished match of a club that asks for agreement (422 otherwise). One agreement per seat "
+                "and per client: another client taking an agreed seat, or this one a second seat, is 409."),
+        },
+        f"{match}/hands/{{number}}/confirmation": {"post": edit_key_operation(
+            "confirmHand", "The next seat's OK to a hand",
+            {"200": answer("The seat that confirmed the hand, and when.", "HandConfirmation"), "422": error("422")},
+            [MATCH_ID, {"$ref": "#/components/parameters/HandNumber"}],
+            description="For a club that confirms every hand (422 otherwise): the seat after the hand's declarer "
+                        "(after its dealer in a game without one) confirms it. A correction of the hand clears it.")},
         f"{prefix}/clubs": {"post": operation(
             "createClub", "Create a club", {"201": answer("The new club, with its admin key and links.",
                                                           "CreatedClub"), "429": error("429")},
@@ -205,6 +381,21 @@ def paths(prefix: str = "/api/v1") -> Schema:
         f"{club}/seasons": {"post": operation(
             "addSeason", "Add a season", {"201": answer("The season.", "Season")}, admin=True,
             request="NewSeason", parameters=[CLUB])},
+        f"{club}/seasons/{{season_id}}/close": {
+            "post": operation("closeSeason", "Close a season: keep its tables, champions and evenings' winners",
+                              {"200": answer("The season, closed, with its champions.", "ClosedSeason"),
+                               "422": error("422")}, admin=True, parameters=[CLUB, SEASON_PATH],
+                              description="From the season's last day on, in the club's time zone (422 before, and "
+                                          "for a season already closed). Its standings are then read from what "
+                                          "they were when it closed: a match corrected later moves nothing."),
+            "delete": operation("reopenSeason", "Reopen a closed season",
+                                {"200": answer("The season, open again: its tables follow its matches.",
+                                               "ClosedSeason"), "422": error("422")}, admin=True,
+                                parameters=[CLUB, SEASON_PATH], description="422 for a season that is not closed.")},
+        f"{club}/hall-of-fame": {"get": operation(
+            "hallOfFame", "The champions of the club's closed seasons",
+            {"200": answer("Each closed season, the latest first, with its champions per game.", "HallOfFame")},
+            parameters=[CLUB])},
         f"{club}/evenings": {"get": operation(
             "listEvenings", "The club's evenings and their matches",
             {"200": answer("The latest evenings of the season, and where the older ones are.", "Evenings"),
@@ -216,6 +407,45 @@ def paths(prefix: str = "/api/v1") -> Schema:
             request="EveningName", parameters=[CLUB, {"name": "day", "in": "path", "required": True,
                                                       "schema": DAY, "description": "year-month-day"}],
             description="The matches started on one day in the club's time zone make an evening, named or not.")},
+        f"{club}/planned-evenings": {
+            "get": operation("listPlannedEvenings", "The evenings planned from today on, and their answers",
+                             {"200": answer("Soonest first, from today in the club's time zone.", "PlannedEvenings"),
+                              "422": error("422")}, parameters=[CLUB, PLANNED_LIMIT]),
+            "post": operation("planEvening", "Plan an evening, or one a week",
+                              {"201": answer("The evenings planned, soonest first.", "PlannedEvenings"),
+                               "409": error("409")}, admin=True, request="NewPlannedEvening", parameters=[CLUB]),
+        },
+        f"{club}/planned-evenings/{{evening_id}}": {
+            "get": operation("readPlannedEvening", "A planned evening and its answers",
+                             {"200": answer("The evening.", "PlannedEvening")}, parameters=[CLUB, EVENING_ID]),
+            "patch": operation("changePlannedEvening", "Change a planned evening",
+                               {"200": answer("The evening.", "PlannedEvening"), "409": error("409")}, admin=True,
+                               request="PlannedEveningChange", parameters=[CLUB, EVENING_ID]),
+            "delete": operation("deletePlannedEvening", "Delete a planned evening and its answers",
+                                {"204": {"description": "Deleted."}, "422": error("422")}, admin=True,
+                                parameters=[CLUB, EVENING_ID],
+                                description="An evening played (its rounds, or matches on its day) is refused (422)."),
+        },
+        f"{club}/planned-evenings/{{evening_id}}/answers": {"post": operation(
+            "answerEvening", "Say I'm in, or not this time, for a player",
+            {"200": answer("The answer, with the key that changes it (none when the admin key was sent).",
+                           "AnsweredAttendance"),
+             "403": error("403"),
+             "409": error("409"), "429": error("429")},
+            request="EveningAnswer", parameters=[CLUB, EVENING_ID],
+            description="Needs only the club link. The first answer for a player returns `answer_key`; only a "
+                        "request with that key, or with the admin key as `Authorization: Bearer`, changes it: "
+                        "another answer key, or none, is refused (403), as is a wrong admin key.")
+            | {"security": [{}, {"adminKey": []}]}},
+        f"{club}/planned-evenings/{{evening_id}}/present/{{player_id}}": {"put": operation(
+            "markPresent", "Mark a player present at the door, or not", {"200": answer("The answer.", "Attendance"),
+                                                                         "409": error("409")},
+            admin=True, request="Presence", parameters=[CLUB, EVENING_ID, PLAYER_ID],
+            description="Once anyone is marked present, only those marked count as there.")},
+        f"{club}/evenings.ics": {"get": operation(
+            "clubEveningsCalendar", "The club's evenings as an iCalendar feed",
+            {"200": {"description": "One event per evening of the last year and to come, in the club's time zone.",
+                     "content": {ICS: {"schema": {"type": "string"}}}}}, parameters=[CLUB])},
         f"{club}/players": {"post": operation(
             "addPlayer", "Add a player to the roster", {"201": answer("The player.", "ClubPlayer")}, admin=True,
             request="NewPlayer", parameters=[CLUB],
@@ -243,7 +473,8 @@ def paths(prefix: str = "/api/v1") -> Schema:
         f"{club}/standings": {"get": operation(
             "clubStandings", "Standings and ratings per game", {"200": answer("The season's table.", "Standings"),
                                                                 "422": error("422")},
-            parameters=[CLUB, SEASON_ID, GAME], description="Only finished matches count.")},
+            parameters=[CLUB, SEASON_ID, GAME], description="Only finished matches count. A closed season "
+                                                            "answers with its tables as they stood when it closed.")},
         f"{club}/head-to-head": {"get": operation(
             "headToHead", "Two players head to head", {"200": answer("Per game.", "HeadToHead")},
             parameters=[CLUB, *PLAYER_ARGS, SEASON_ID])},
@@ -261,4 +492,125 @@ def paths(prefix: str = "/api/v1") -> Schema:
             "matchHandsCsv", "A match's hands as CSV", {"200": spreadsheet("One row per hand and player."),
                                                         "409": error("409")}, parameters=[MATCH_ID])
             | {"tags": ["matches"]}},
+        **round_paths(club),
+        **card_paths(club),
+        **evening_results_paths(club),
+    }
+
+
+def round_paths(club: str) -> Schema:
+    """The rounds of an evening: propose, confirm, list."""
+    rounds = f"{club}/planned-evenings/{{evening_id}}/rounds"
+    return {
+        f"{rounds}/proposal": {"post": operation(
+            "proposeRound", "Draw the next round of an evening",
+            {"200": answer("The proposal: tables in seat order and who sits out. Nothing is stored.",
+                           "ProposedRound")}, admin=True, request="RoundProposal", parameters=[CLUB, EVENING_ID],
+            description="From the players present and the season's history: those who met least sit together, "
+                        "those who sat out least sit out.")},
+        rounds: {
+            "post": operation(
+                "confirmRound", "Confirm the next round: one club match per table",
+                {"201": answer("The round, each table's match with its edit key.", "Round"), "409": error("409")},
+                admin=True, request="RoundConfirmation", parameters=[CLUB, EVENING_ID],
+                description="Give the seed and swaps of a proposal, or its tables. Seats keep their order, the "
+                            "first declaring or dealing first. 409 when the round of that number is confirmed."),
+            "get": operation("listRounds", "The confirmed rounds of an evening",
+                             {"200": answer("In order, with each table's match.", "Rounds")},
+                             parameters=[CLUB, EVENING_ID])},
+    }
+
+
+PDF = "application/pdf"
+CARDS_TAG = {"ETag": {"description": "These cards: the club's state, the round, the language, the app's build. Send "
+                                     "it back in If-None-Match.", "schema": {"type": "string"}}}
+
+
+def card_paths(club: str) -> Schema:
+    """The table cards of an evening's round, as one PDF."""
+    return {f"{club}/evenings/{{evening_id}}/cards.pdf": {"get": operation(
+        "tableCards", "The table cards of a round, as PDF",
+        {"200": {"description": "Per table an A5 card (round, table, seats in order, teams, who plays first, the QR "
+                                "code of the table's edit link), then its game's blank sheet with the names; in the "
+                                "reader's language.",
+                 "headers": {"Content-Disposition": {"schema": {"type": "string"}}, **CARDS_TAG},
+                 "content": {PDF: {"schema": {"type": "string", "format": "binary"}}}},
+         "304": {"description": "The client has these cards already: nothing they print has changed.",
+                 "headers": CARDS_TAG},
+         "503": error("503")},
+        admin=True, parameters=[CLUB, EVENING_ID, {
+            "name": "round", "in": "query", "required": False, "schema": integer(1, 2**31 - 1),
+            "description": "The round's number; absent: the latest. 404 for a round the evening does not have, "
+                           "and for an evening without a round yet."}, {
+            "name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": "The ETag of cards downloaded before: 304 while they are the same."}],
+        description="The cards carry each table's edit link, so they need the admin key. Rendered once per state "
+                    "of the club, round and language, and kept; a render waits its turn (503 when none comes "
+                    "within seconds).")}}
+
+
+# An evening's results, and its closing by the admin.
+EVENING_REF = {"name": "evening_id", "in": "path", "required": True,
+               "schema": {"type": "string", "pattern": "^([0-9]+|[0-9]{4}-[0-9]{2}-[0-9]{2})$"},
+               "description": "An evening's id, or its day (year-month-day): a day of club matches is an evening "
+                              "even when none was planned."}
+NAMES = {"type": "array", "items": {"type": "string"}}
+RESULT_TABLE = obj({
+    "table": nullable(integer(1)) | {"description": "Its number in the round; null for a match of the day started "
+                                                    "outside the rounds."},
+    "game": GAME_SLUG, "players": NAMES | {"description": "In seat order, by their roster names now."},
+    "match": nullable(obj({"id": {"type": "string"}, "url": {"type": "string", "description": "The match page."}},
+                          ("id", "url"))),
+    "hands": integer(0), "finished": {"type": "boolean", "description": "false: still at the table."},
+    "totals": nullable({"type": "array", "items": {"type": "integer"}}) | {
+        "description": "The final totals per seat (Kozyol: each seat its team's), null while still at the table."},
+    "winners": NAMES | {"description": "Who won it, by name; empty while still at the table."},
+    "agreed": nullable({"type": "boolean"}) | {"description": "Whether its players agreed to it (locked); null when "
+                                                              "the club asks for no agreement or it is not finished."}},
+    ("table", "game", "players", "match", "hands", "finished", "totals", "winners", "agreed"))
+PLACED = obj({**NAMED, "matches": integer(1), "ranked": {"type": "boolean"},
+              "place": nullable(integer(1)) | {"description": "In the season's table counting its matches up to the "
+                                                              "evening's day; null while not ranked."},
+              "before": nullable(integer(1)) | {"description": "The place before the evening; null when not ranked "
+                                                               "then."}},
+             ("player", "name", "matches", "ranked", "place", "before"))
+SCHEMAS |= {"EveningResults": obj({
+    "evening": obj({"id": nullable(ID) | {"description": "null: a day of club matches with no evening planned."},
+                    "day": DAY, "name": {"type": "string", "description": "Empty: an unnamed evening."},
+                    "closed_at": nullable({"type": "string", "format": "date-time"}) | {
+                        "description": "When the admin closed it (its matches then change only with the admin key); "
+                                       "null while open."}},
+                   ("id", "day", "name", "closed_at")),
+    "season": nullable(SEASON) | {"description": "The season holding its day; null: all time."},
+    "url": {"type": "string", "description": "The evening's results page."},
+    "pdf_url": {"type": "string", "description": "The same on one A4 page."},
+    "rounds": {"type": "array", "description": "In order; the day's matches outside the rounds last (number null).",
+               "items": obj({"number": nullable(integer(1)), "sat_out": NAMES,
+                             "tables": {"type": "array", "items": RESULT_TABLE}}, ("number", "sat_out", "tables"))},
+    "winners": obj({slug: NAMES for slug in GAMES},
+                   description="Per game finished that evening, who won the most of its matches (all on a tie)."),
+    "places": obj({slug: {"type": "array", "items": PLACED} for slug in GAMES},
+                  description="Per game finished that evening, its players in the season's table after it, by place."),
+}, ("evening", "season", "url", "pdf_url", "rounds", "winners", "places"))}
+
+
+def evening_results_paths(club: str) -> Schema:
+    """An evening's results; closing and reopening it."""
+    evening = f"{club}/evenings/{{evening_id}}"
+    return {
+        f"{evening}/results": {"get": operation(
+            "eveningResults", "An evening's results: its tables, winners and the players' places",
+            {"200": answer("Each round's tables with their results, the evening's winners per game and each player's "
+                           "place in the season after it.", "EveningResults")}, parameters=[CLUB, EVENING_REF])},
+        f"{evening}/close": {
+            "post": operation("closeEvening", "Close an evening: its matches then change only with the admin key",
+                              {"200": answer("The evening's results, closed.", "EveningResults"),
+                               "409": error("409"), "422": error("422")}, admin=True, parameters=[CLUB, EVENING_REF],
+                              description="Only an evening played (its rounds, or matches on its day); 422 otherwise "
+                                          "and for one already closed. A write to one of its matches then needs "
+                                          "`Club-Admin-Key` (403 without)."),
+            "delete": operation("reopenEvening", "Reopen a closed evening",
+                                {"200": answer("The evening's results, open again.", "EveningResults"),
+                                 "422": error("422")}, admin=True, parameters=[CLUB, EVENING_REF],
+                                description="422 for an evening that is not closed.")},
     }

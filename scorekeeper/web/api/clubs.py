@@ -8,22 +8,33 @@ Starting a club match needs only the club link, as starting any match needs noth
 from __future__ import annotations
 
 from dataclasses import asdict
+from datetime import timezone
 from typing import TypedDict
 
 from flask import Blueprint, abort, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
 
-from ...club import figures as club_figures, service as clubs
+from ...club import (
+    evenings as planning,
+    figures as club_figures,
+    rounds as club_rounds,
+    seasons as club_seasons,
+    service as clubs,
+)
+from ...club.agreements import check_rules as check_agreement_rules, set_rules as set_agreement_rules
 from ...club.engine.ratings import Rating
+from ...club.engine.seating import Round
 from ...club.engine.standings import Standing
 from ...club.roster import player_of, row_id
 from ...games import GAMES
 from ...games.base import N_
+from ...i18n import translate
 from ...json_values import JsonObject
+from ...links import new_key
 from ...match import matches
-from ...models import Club, ClubPlayer, Season
+from ...models import Attendance, Club, ClubPlayer, Evening, EveningRound, EveningTable, Match, Season
 from ...refusals import Refusal, refuse
-from ..club import spreadsheets as club_csv
+from ..club import evenings as club_evenings, spreadsheets as club_csv
 from ..club.pages import seated
 from ..errors import json_error
 from .matches import answer, body, conflict, fields_of, invalid
@@ -36,6 +47,11 @@ bp.register_error_handler(matches.Conflict, conflict)
 @bp.errorhandler(matches.NotFound)
 def not_found(err: matches.NotFound):  # noqa: ARG001
     return json_error(404, _("There is no such club, player or season."))
+
+
+@bp.errorhandler(planning.NotYours)
+def not_yours(err: planning.NotYours):
+    return json_error(403, translate(err.reason))
 
 
 # -- the shapes answered ------------------------------------------------------------------
@@ -51,6 +67,7 @@ class SeasonState(TypedDict):
     name: str
     starts: str  # year-month-day
     ends: str
+    closed_at: str | None  # ISO 8601, UTC; None while the season is open
 
 
 class ClubState(TypedDict):
@@ -62,6 +79,8 @@ class ClubState(TypedDict):
     house_rules: dict[str, JsonObject]
     min_matches: int
     time_zone: str
+    agree_to_lock: int
+    confirm_hands: bool
     version: int
     players: list[PlayerState]
     seasons: list[SeasonState | None]
@@ -83,14 +102,18 @@ def player_state(player: ClubPlayer) -> PlayerState:
 def season_state(season: Season | None) -> SeasonState | None:
     if season is None:
         return None
-    return {"id": season.id, "name": season.name, "starts": season.starts.isoformat(), "ends": season.ends.isoformat()}
+    closed = season.closed_at
+    if closed is not None and closed.tzinfo is None:  # SQLite gives back the UTC time without its zone
+        closed = closed.replace(tzinfo=timezone.utc)
+    return {"id": season.id, "name": season.name, "starts": season.starts.isoformat(), "ends": season.ends.isoformat(),
+            "closed_at": closed.isoformat() if closed is not None else None}
 
 
 def club_state(club: Club) -> ClubState:
     """The club as the API gives it: name, rules, roster and seasons."""
     return {"id": club.public_id, "url": url_for("clubs.club", public_id=club.public_id), "name": club.name,
             "house_rules": club.house_rules, "min_matches": club.min_matches, "time_zone": club.time_zone or "UTC",
-            "version": club.version,
+            "version": club.version, "agree_to_lock": club.agree_to_lock, "confirm_hands": club.confirm_hands,
             "players": [player_state(player) for player in clubs.roster(club)],
             "seasons": [season_state(season) for season in clubs.seasons(club)]}
 
@@ -170,8 +193,12 @@ def rotate_club_key(club_id: str):
 def set_rules(club_id: str):
     club = authorize(club_id)
     data = fields_of(body(), "house_rules")
+    agreeing = data.get("agree_to_lock", club.agree_to_lock), data.get("confirm_hands", club.confirm_hands)
+    check_agreement_rules(*agreeing)
     clubs.set_rules(club, data.get("min_matches", club.min_matches), data.get("house_rules", club.house_rules),
                     data.get("time_zone", clubs.KEEP))
+    if agreeing != (club.agree_to_lock, club.confirm_hands):
+        set_agreement_rules(club, *agreeing)
     return jsonify(club_state(club))
 
 
@@ -180,6 +207,43 @@ def add_season(club_id: str):
     club = authorize(club_id)
     data = body()
     return jsonify(season_state(clubs.add_season(club, data.get("name"), data.get("starts"), data.get("ends")))), 201
+
+
+def season_path(club: Club, season_id: int) -> Season:
+    """The club's season of the path (404 for one it does not have)."""
+    season = clubs.season_of(club, season_id)
+    if season is None:
+        raise matches.NotFound()
+    return season
+
+
+def closed_state(season: Season) -> dict[str, object]:
+    """A season with its champions per game (none while open)."""
+    return {**season_state(season), "champions": club_seasons.champions(club_seasons.final_view(season))
+            if season.closed_at is not None else {}}
+
+
+@bp.post("/clubs/<club_id>/seasons/<int:season_id>/close")
+def close_season(club_id: str, season_id: int):
+    club = authorize(club_id)
+    season = season_path(club, season_id)
+    club_seasons.close(club, season)
+    return jsonify(closed_state(season))
+
+
+@bp.delete("/clubs/<club_id>/seasons/<int:season_id>/close")
+def reopen_season(club_id: str, season_id: int):
+    club = authorize(club_id)
+    season = season_path(club, season_id)
+    club_seasons.reopen(club, season)
+    return jsonify(closed_state(season))
+
+
+@bp.get("/clubs/<club_id>/hall-of-fame")
+def hall_of_fame(club_id: str):
+    club = clubs.must_find(club_id)
+    return jsonify({"seasons": [{"season": season_state(season), "champions": champions}
+                                for season, champions in club_seasons.hall_of_fame(club)]})
 
 
 @bp.get("/clubs/<club_id>/evenings")
@@ -214,6 +278,119 @@ def name_evening(club_id: str, day: str):
         name = clubs.title(name, "name")
     clubs.name_evening(club, when, name)
     return jsonify({"day": when.isoformat(), "name": name})
+
+
+# -- planned evenings and their answers --------------------------------------------------------------
+
+
+class PlannedState(TypedDict):
+    """A planned evening as the API gives it (the PlannedEvening schema)."""
+
+    id: int
+    day: str
+    name: str
+    starts_at: str | None  # HH:MM in the club's time zone
+    place: str
+    note: str
+    url: str
+    coming: list[PlayerState]
+    not_coming: list[PlayerState]
+    present: list[PlayerState]
+
+
+def planned_state(club: Club, evening: Evening) -> PlannedState:
+    said = planning.answers(club, evening)
+    return {"id": evening.id, "day": evening.day.isoformat(), "name": evening.name,
+            "starts_at": evening.starts_at.strftime("%H:%M") if evening.starts_at else None,
+            "place": evening.place, "note": evening.note,
+            "url": url_for("clubs.club", public_id=club.public_id, _anchor=f"evening-{evening.id}"),
+            "coming": [player_state(p) for p in said.coming], "not_coming": [player_state(p) for p in said.not_coming],
+            "present": [player_state(p) for p in said.present]}
+
+
+def attendance_state(club: Club, row: Attendance, **extra: str) -> dict[str, object]:
+    player = player_of(club, row.player_id)
+    return {"evening": row.evening_id, "player": player.id, "name": player.name, "coming": row.answer == "in",
+            "present": row.present, **extra}
+
+
+def admin_or_none(club_id: str) -> Club | None:
+    """The club when the request carries a bearer key (which must then be its admin key), else None."""
+    scheme, _sep, key = request.headers.get("Authorization", "").partition(" ")
+    return authorize(club_id) if scheme.lower() == "bearer" and key.strip() else None
+
+
+@bp.get("/clubs/<club_id>/planned-evenings")
+def list_planned(club_id: str):
+    """The club's evenings from today on, soonest first."""
+    club = clubs.must_find(club_id)
+    raw = request.args.get("limit", "")
+    limit = row_id(raw) if raw else clubs.EVENINGS_LISTED
+    if limit is None or limit > planning.PLANNED_MOST:
+        raise refuse("limit", N_("Ask for 1 to {most} evenings at a time."), most=planning.PLANNED_MOST)
+    return jsonify({"evenings": [planned_state(club, evening) for evening in planning.planned(club, limit=limit)]})
+
+
+@bp.post("/clubs/<club_id>/planned-evenings")
+def plan_evening(club_id: str):
+    club = authorize(club_id)
+    data = body()
+    made = planning.schedule(club, data.get("day"), data.get("starts_at"), data.get("place"), data.get("note"),
+                             data.get("name"), data.get("weeks", 1))
+    return jsonify({"evenings": [planned_state(club, evening) for evening in made]}), 201
+
+
+@bp.get("/clubs/<club_id>/planned-evenings/<int:evening_id>")
+def read_planned(club_id: str, evening_id: int):
+    club = clubs.must_find(club_id)
+    return jsonify(planned_state(club, planning.evening_of(club, evening_id)))
+
+
+@bp.patch("/clubs/<club_id>/planned-evenings/<int:evening_id>")
+def change_evening(club_id: str, evening_id: int):
+    club = authorize(club_id)
+    data = body()
+    parts = {name: data[name] for name in ("day", "starts_at", "place", "note", "name") if name in data}
+    return jsonify(planned_state(club, planning.update(club, evening_id, **parts)))
+
+
+@bp.delete("/clubs/<club_id>/planned-evenings/<int:evening_id>")
+def delete_evening(club_id: str, evening_id: int):
+    club = authorize(club_id)
+    planning.delete(club, evening_id)
+    return "", 204
+
+
+@bp.post("/clubs/<club_id>/planned-evenings/<int:evening_id>/answers")
+def answer_evening(club_id: str, evening_id: int):
+    """A member's answer, with the club link: the first answer for a player gives the key that changes it."""
+    admin = admin_or_none(club_id)
+    club = admin or clubs.must_find(club_id)
+    evening = planning.evening_of(club, evening_id)
+    data = body()
+    key = data.get("answer_key")
+    if key is not None and (not isinstance(key, str) or not key):
+        raise refuse("answer_key", N_("Send back the answer key this player's first answer gave."))
+    if admin is not None:
+        row = planning.answer(club, evening, data.get("player"), data.get("coming"), None)
+        return jsonify(attendance_state(club, row))
+    key = key or new_key()
+    row = planning.answer(club, evening, data.get("player"), data.get("coming"), key)
+    return jsonify(attendance_state(club, row, answer_key=key))
+
+
+@bp.put("/clubs/<club_id>/planned-evenings/<int:evening_id>/present/<int:player_id>")
+def mark_present(club_id: str, evening_id: int, player_id: int):
+    club = authorize(club_id)
+    evening = planning.evening_of(club, evening_id)
+    row = planning.mark_present(club, evening, player_id, body().get("present"))
+    return jsonify(attendance_state(club, row))
+
+
+@bp.get("/clubs/<club_id>/evenings.ics")
+def evenings_ics(club_id: str):
+    """The club's evenings as iCalendar, as the club page's calendar link gives them."""
+    return club_evenings.feed(clubs.must_find(club_id).public_id)
 
 
 # -- the roster ---------------------------------------------------------------------------------
@@ -259,9 +436,10 @@ def start_match(club_id: str):
 def standings(club_id: str):
     club = clubs.must_find(club_id)
     season, game = season_arg(club), game_arg()
-    view = clubs.view(club, season)
+    view = club_seasons.view(club, season)  # a closed season from its snapshot
     games = {slug: game_state(line, view.names) for slug, line in view.games.items() if game in (None, slug)}
-    return jsonify({"season": season_state(season), "min_matches": club.min_matches, "games": games})
+    return jsonify({"season": season_state(season), "min_matches": club_seasons.min_matches(club, season),
+                    "games": games})
 
 
 @bp.get("/clubs/<club_id>/players/<int:player_id>")
@@ -308,3 +486,89 @@ def match_hands_csv(public_id: str):
     if match is None:
         raise matches.NotFound()
     return club_csv.match_hands(match)
+
+
+# -- the rounds of an evening ------------------------------------------------------------------------
+
+
+def round_args(data: JsonObject) -> tuple[str | list[str], int | None, list[tuple[int, int]]]:
+    """A proposal's game (one slug, or one per table), seed (absent: a fresh one) and swaps ([[a, b], ...])."""
+    seed, raw = data.get("seed"), data.get("swaps", [])
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31):
+        raise refuse("seed", N_("Give the seed as a whole number from 0 to {high}."), high=2**31 - 1)
+    if not isinstance(raw, list) or not all(isinstance(pair, list) and len(pair) == 2 and all(
+            isinstance(one, int) and not isinstance(one, bool) for one in pair) for pair in raw):
+        raise refuse("swaps", N_("Give the swaps as pairs of player ids."))
+    return data.get("game"), seed, [(a, b) for a, b in raw]
+
+
+def proposed_state(club: Club, seed: int, number: int, drawn: Round) -> dict[str, object]:
+    names = club_figures.names(club)
+    return {"seed": seed, "number": number, "sat_out": list(drawn.sat_out),
+            "sat_out_names": [names.get(player, "") for player in drawn.sat_out],
+            "tables": [{"number": at, "game": table.game, "seat_ids": list(table.seats),
+                        "players": [names.get(seat, "") for seat in table.seats],
+                        "first": names.get(table.seats[0], "")} for at, table in enumerate(drawn.tables, 1)]}
+
+
+def round_state(club: Club, made: EveningRound, tables: list[tuple[EveningTable, Match | None]], keys: bool = False
+                ) -> dict[str, object]:
+    """A confirmed round: its tables, each with its match (and, for the admin who confirmed it, its edit key)."""
+    names = club_figures.names(club)
+    out = []
+    for row in club_rounds.table_states(club, tables):
+        table, match = row.table, row.match
+        state: dict[str, object] = {"number": table.number, "game": table.game, "seat_ids": list(table.seat_ids),
+                                    "players": row.names, "match": None}
+        if match is not None:
+            state["match"] = {"id": match.public_id, "url": url_for("pages.match", public_id=match.public_id),
+                              "hands": row.hands, "finished": row.finished}
+            if keys:
+                key = club_rounds.seat_key(match)
+                state["match"] |= {"edit_key": key,
+                                   "edit_url": url_for("pages.join", public_id=match.public_id, key=key, _external=True)}
+        out.append(state)
+    at = made.at if made.at.tzinfo else made.at.replace(tzinfo=timezone.utc)  # SQLite gives it back without
+    return {"number": made.number, "seed": made.seed, "at": at.isoformat(), "sat_out": list(made.sat_out),
+            "sat_out_names": [names.get(player, "") for player in made.sat_out], "tables": out}
+
+
+@bp.post("/clubs/<club_id>/planned-evenings/<int:evening_id>/rounds/proposal")
+def propose_round(club_id: str, evening_id: int):
+    """The next round as the seating engine draws it; nothing is stored."""
+    club = authorize(club_id)
+    evening = planning.evening_of(club, evening_id)
+    game, seed, swaps = round_args(body())
+    seed, drawn = club_rounds.propose(club, evening, game, seed)
+    return jsonify(proposed_state(club, seed, club_rounds.next_number(evening), club_rounds.swapped(drawn, swaps)))
+
+
+@bp.post("/clubs/<club_id>/planned-evenings/<int:evening_id>/rounds")
+def confirm_round(club_id: str, evening_id: int):
+    """Confirm the next round: the tables given, or those of the seed and swaps; one club match per table."""
+    club = authorize(club_id)
+    evening = planning.evening_of(club, evening_id)
+    data = body()
+    game, seed, swaps = round_args(data)
+    number = data.get("number")
+    if number is not None and row_id(number) is None:
+        raise refuse("number", N_("Give the round's number as a whole number from 1."))
+    if "tables" in data:
+        drawn = club_rounds.checked(club, evening, data["tables"])
+    else:
+        if seed is None:
+            raise refuse("seed", N_("Give the seed of the proposal, or its tables."))
+        drawn = club_rounds.swapped(club_rounds.propose(club, evening, game, seed)[1], swaps)
+    made = club_rounds.confirm(club, evening, drawn, seed or 0, number=number)
+    return jsonify(round_state(club, made, club_rounds.rounds_of(evening)[-1][1], keys=True)), 201
+
+
+@bp.get("/clubs/<club_id>/planned-evenings/<int:evening_id>/rounds")
+def list_rounds(club_id: str, evening_id: int):
+    """The evening's confirmed rounds, their tables and matches."""
+    club = clubs.must_find(club_id)
+    evening = planning.evening_of(club, evening_id)
+    return jsonify({"evening": {"id": evening.id, "day": evening.day.isoformat(), "name": evening.name},
+                    "next": club_rounds.next_number(evening),
+                    "rounds": [round_state(club, made, tables)
+                               for made, tables in club_rounds.rounds_of(evening)]})

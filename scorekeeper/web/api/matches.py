@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import timezone
-from typing import Any
+from datetime import datetime, timezone
+from typing import Any, NotRequired
 
 from flask import Blueprint, Response, abort, jsonify, request, url_for
 from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
+from ...club import agreements
 from ...games.base import N_, HandState, Replay, Summary
 from ...i18n import translate
 from ...json_values import JsonObject
@@ -47,6 +48,7 @@ class MatchState(Summary):
     language: str | None
     hands: Sequence[HandState]
     version: int
+    agreement: NotRequired[JsonObject]
 
 
 def state(match: Match, played: Replay) -> MatchState:
@@ -61,6 +63,8 @@ def state(match: Match, played: Replay) -> MatchState:
         "hands": played.hands,
         **played.summary(),
         "version": match.version,
+        # extension: a club match says whether its players agreed to it and whether that locked it
+        **({"agreement": agreement_state(match)} if match.club_id is not None else {}),
     }
 
 
@@ -121,6 +125,16 @@ def authorize(public_id: str) -> None:
         abort(401)
     if not matches.key_matches(match, key.strip()):
         abort(403)
+
+
+ADMIN_KEY_HEADER = "Club-Admin-Key"
+PHONE_KEY = (16, 200)  # the length of a client's own key, as agreements take it
+
+
+def authority() -> matches.Authority:
+    """What a write carries beyond the edit key: the club's admin key (header Club-Admin-Key) and ?reason=."""
+    return matches.Authority(request.headers.get(ADMIN_KEY_HEADER, "").strip() or None,
+                             request.args.get("reason", ""))
 
 
 def once(status: int) -> receipts.Pending | None:
@@ -187,21 +201,21 @@ def read(public_id: str):
 def record(public_id: str):
     authorize(public_id)
     data = fields_of(body(), "number")
-    match, played = matches.record(public_id, data, data.get("number"), "api", once(201))
+    match, played = matches.record(public_id, data, data.get("number"), "api", once(201), authority())
     return answer(match, played, 201)
 
 
 @bp.put("/matches/<match_id:public_id>/hands/<int:number>")
 def correct(public_id: str, number: int):
     authorize(public_id)
-    match, played = matches.correct(public_id, number, body(), "api", once(200))
+    match, played = matches.correct(public_id, number, body(), "api", once(200), authority())
     return answer(match, played)
 
 
 @bp.delete("/matches/<match_id:public_id>/hands/<int:number>")
 def undo(public_id: str, number: int):
     authorize(public_id)
-    match, played = matches.undo(public_id, number, "api", once(200))
+    match, played = matches.undo(public_id, number, "api", once(200), authority())
     return answer(match, played)
 
 
@@ -237,3 +251,47 @@ def rotate_key(public_id: str):
     key = matches.rotate_key(public_id)
     edit_url = url_for("pages.join", public_id=public_id, key=key, _external=True)
     return jsonify({"edit_key": key, "edit_url": edit_url})
+
+
+# -- extensions: results the table agrees, each hand's OK -----------------------------------------
+
+
+def agreement_state(match: Match) -> JsonObject:
+    """A club match's agreement: how many lock it, who agreed and when, whether it is locked."""
+    agreement = agreements.state_of(match)
+    return {"asked": agreement.asked, "locked": agreement.locked, "finished": agreement.finished,
+            "agreed_by": [{"seat": one.seat, "name": one.name, "at": utc(one.at)} for one in agreement.agreed]}
+
+
+def utc(at: datetime) -> str:
+    """A stored time in ISO form with its zone (SQLite hands the UTC time back without one)."""
+    return (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).isoformat(timespec="seconds")
+
+
+@bp.get("/matches/<match_id:public_id>/agreements")
+def read_agreements(public_id: str):
+    return jsonify(agreement_state(match_or_404(public_id)))
+
+
+@bp.post("/matches/<match_id:public_id>/agreements")
+def agree(public_id: str):
+    """A player agrees from their own client: the seat, and the client's own random key (its "phone")."""
+    authorize(public_id)
+    data = body()
+    phone = data.get("phone")
+    if not isinstance(phone, str) or not PHONE_KEY[0] <= len(phone) <= PHONE_KEY[1]:
+        raise refuse("phone", N_("Send this client's own random key, {low} to {high} characters."),
+                     low=PHONE_KEY[0], high=PHONE_KEY[1])
+    before = len(agreements.agreements(match_or_404(public_id)))
+    match, _state = agreements.agree(public_id, data.get("seat"), phone)
+    state = agreement_state(match)
+    return jsonify(state), 201 if len(state["agreed_by"]) > before else 200
+
+
+@bp.post("/matches/<match_id:public_id>/hands/<int:number>/confirmation")
+def confirm_hand(public_id: str, number: int):
+    """The next seat's OK to a hand of a club that confirms every hand."""
+    authorize(public_id)
+    match, seat = agreements.confirm(public_id, number)
+    hand = match.hands[number - 1]
+    return jsonify({"number": number, "seat": seat, "name": match.players[seat], "at": utc(hand.confirmed_at)})

@@ -17,6 +17,7 @@ from ...match.backup import FORMAT, FORMAT_VERSION
 from ...match.receipts import KEY_MAX
 from ..games.registry import GAME_PAGES
 from . import club_openapi
+from .club_openapi import LOCK_PARAMETERS, LOCKED
 from .schemas import SCHEMAS, Schema, integer, ref
 
 bp = Blueprint("openapi", __name__, url_prefix="/api/v1")
@@ -162,7 +163,7 @@ def paths() -> Schema:
         f"{match}/hands": {"post": operation(
             "recordHand", "Record the next hand",
             {"201": made_once(state("The match state with the hand.")), "409": error("409"), "422": error("422")},
-            write=True, parameters=[MATCH_ID, ONCE_KEY], description=ONCE,
+            write=True, parameters=[MATCH_ID, ONCE_KEY, *LOCK_PARAMETERS], description=ONCE + " " + LOCKED,
             request=body("NewHand", examples={**ENTRIES, "conditional": {**ENTRIES["kozyol"], "number": 1}}))},
         f"{match}/hands/{{number}}": {
             "put": operation(
@@ -170,13 +171,13 @@ def paths() -> Schema:
                 {"200": made_once(state("The match state, everything after the hand recomputed.")),
                  "409": error("409"), "422": error("422")},
                 write=True, request=body("Entry", "The hand's new entry.", ENTRIES),
-                parameters=[MATCH_ID, HAND_NUMBER, ONCE_KEY],
-                description="422 also when the change makes a later hand illegal. " + ONCE),
+                parameters=[MATCH_ID, HAND_NUMBER, ONCE_KEY, *LOCK_PARAMETERS],
+                description="422 also when the change makes a later hand illegal. " + ONCE + " " + LOCKED),
             "delete": operation(
                 "undoHand", "Undo the last hand",
                 {"200": made_once(state("The match state without it.")), "409": error("409"), "422": error("422")},
-                write=True, parameters=[MATCH_ID, HAND_NUMBER, ONCE_KEY],
-                description="Only the last hand can be undone. " + ONCE),
+                write=True, parameters=[MATCH_ID, HAND_NUMBER, ONCE_KEY, *LOCK_PARAMETERS],
+                description="Only the last hand can be undone. " + ONCE + " " + LOCKED),
         },
         f"{match}/history": {"get": operation(
             "matchHistory", "The edit history of a match",

@@ -288,6 +288,8 @@ def match_state(slug: str) -> Schema:
                                                                 "or once the match holds `max_hands` hands."},
         "max_hands": {"const": GAMES[slug].max_hands, "description": MAX_HANDS},
         "version": integer(1, description="Grows with every change to the match."),
+        "agreement": ref("Agreements") | {"description": "A club match only: how many of its players' Agreed "
+                                                         "lock it, who agreed and whether it is locked."},
     }, ("id", "url", "game", "players", "options", "language", "hands", "totals", "finished", "winners",
         "next", "max_hands", "version", *always), f"A {GAMES[slug].title} match.")
 

@@ -1,4 +1,5 @@
-"""The club's admin page: the roster (add, rename, merge), house rules, seasons, evenings, a new admin link.
+"""The club's admin page: the roster (add, rename, merge and its undoing, remove), house rules, seasons, evenings,
+a new admin link.
 
 Each form posts to its own address and the page comes back (post/redirect/get); a refused form is
 shown again with the reason beside its field and what was typed kept, with status 422.
@@ -7,36 +8,47 @@ shown again with the reason beside its field and what was typed kept, with statu
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _, ngettext
 from wtforms import Form
 
-from ...club import service as clubs
+from ...club import evenings as club_evenings, seasons as club_seasons, service as clubs
+from ...club.agreements import set_rules as set_agreement_rules
 from ...games import GAMES
 from ...match import matches
-from ...models import Club
+from ...models import Club, Season
 from ...refusals import Refusal
 from .. import links
 from ..forms import TableForm
 from . import phone as club_phone
+from .evenings import door_of
 from .forms import (
+    AgreementForm,
     EveningForm,
     MergeForm,
+    PlanForm,
     PlayerForm,
+    PresentForm,
     RankingForm,
+    RemoveForm,
     RenameForm,
     SeasonForm,
     TimeZoneForm,
+    UnmergeForm,
     rule_fields,
     rules_form,
     with_roster,
 )
 
 bp = Blueprint("club_admin", __name__, url_prefix="/c/<public_id>")
-FORMS = {"add": PlayerForm, "rename": RenameForm, "merge": MergeForm, "ranking": RankingForm, "season": SeasonForm,
-         "evening": EveningForm, "zone": TimeZoneForm}
+FORMS = {"add": PlayerForm, "rename": RenameForm, "merge": MergeForm, "unmerge": UnmergeForm, "remove": RemoveForm,
+         "ranking": RankingForm, "season": SeasonForm, "evening": EveningForm, "zone": TimeZoneForm,
+         "plan": PlanForm}
+T = TypeVar("T")
+PLANNED_SHOWN = 30  # upcoming evenings listed on the admin page
+MENUS = {"rename": ("player",), "merge": ("gone", "keep"), "remove": ("player",)}  # the forms picking from the roster
 
 
 def page(club: Club, refused: Mapping[str, Form] | None = None) -> tuple[str, int]:
@@ -48,11 +60,14 @@ def page(club: Club, refused: Mapping[str, Form] | None = None) -> tuple[str, in
     rules = {game: rules_form(game, None, (club.house_rules or {}).get(game)) for game in GAMES}
     for name, form in (refused or {}).items():
         (rules if name in GAMES else forms)[name] = form
-    with_roster([forms["rename"].player], roster, _("Pick a player"))
-    with_roster([forms["merge"].keep, forms["merge"].gone], roster, _("Pick a player"))
+    for name, menus in MENUS.items():
+        with_roster([getattr(forms[name], menu) for menu in menus], roster, _("Pick a player"))
     page = render_template("club/admin.html", club=club, roster=roster, forms=forms, rules=rules,
-                           rule_fields=rule_fields, seasons=clubs.seasons(club),
-                           games=GAMES, token_form=TableForm())
+                           rule_fields=rule_fields, seasons=clubs.seasons(club), merged=clubs.merged(club),
+                           games=GAMES, token_form=TableForm(), present_form=PresentForm(),
+                           planned=club_evenings.planned(club, limit=PLANNED_SHOWN),
+                           door=door_of(club, club_evenings.next_evening(club)),
+                           adding=not roster or request.args.get("adding") == "1" or "add" in (refused or {}))
     return page, 422 if refused else 200
 
 
@@ -66,23 +81,23 @@ def admin(public_id: str):
     return page(club_phone.administered(public_id))
 
 
-def handled(public_id: str, name: str, form: TableForm, change: Callable[[Club], object], done: str) -> Any:
-    """Check the form, make the change, and come back to the page; or show the page with the reason."""
+def handled(public_id: str, name: str, form: TableForm, change: Callable[[Club], T], done: str | Callable[[T], str],
+            **back: str | None) -> Any:
+    """Check the form, make the change, and come back to the page (with `back` in its address); or show the page
+    with the reason. `done` is the sentence the page then shows, or makes it from what the change returned."""
     club = club_phone.administered(public_id)
-    if name == "rename":
-        with_roster([form.player], clubs.roster(club))
-    elif name == "merge":
-        with_roster([form.keep, form.gone], clubs.roster(club))
+    if name in MENUS:
+        with_roster([getattr(form, menu) for menu in MENUS[name]], clubs.roster(club))
     if form.validate():
         try:
-            change(club)
+            made = change(club)
         except Refusal as err:
             form.refuse(err)
         except matches.NotFound:
             form.form_errors.append(_("That player is no longer on the roster."))
         else:
-            flash(done)
-            return redirect(url_for("club_admin.admin", public_id=public_id, _anchor=name))
+            flash(done if isinstance(done, str) else done(made))
+            return redirect(url_for("club_admin.admin", public_id=public_id, **{"_anchor": name, **back}))
     return page(club, {name: form})
 
 
@@ -90,7 +105,8 @@ def handled(public_id: str, name: str, form: TableForm, change: Callable[[Club],
 def add_player(public_id: str):
     form = posted("add", request.form)
     return handled(public_id, "add", form, lambda club: clubs.add_player(club, form.name.data),
-                   _("%(name)s joined the roster.", name=(form.name.data or "").strip()))
+                   _("%(name)s joined the roster.", name=(form.name.data or "").strip()),
+                   adding="1", _anchor=None)  # no fragment: it would keep the phone from focusing the field again
 
 
 @bp.post("/admin/rename")
@@ -107,6 +123,21 @@ def merge_players(public_id: str):
     return handled(public_id, "merge", form,
                    lambda club: clubs.merge_players(club, int(form.keep.data), int(form.gone.data)),
                    _("Merged: one player now holds both records."))
+
+
+@bp.post("/admin/unmerge")
+def unmerge_player(public_id: str):
+    """Undo a merge from the list of merged entries."""
+    form = posted("unmerge", request.form)
+    return handled(public_id, "unmerge", form, lambda club: clubs.unmerge(club, form.player.data),
+                   lambda player: _("%(name)s is back on the roster with their own matches.", name=player.name))
+
+
+@bp.post("/admin/remove")
+def remove_player(public_id: str):
+    form = posted("remove", request.form)
+    return handled(public_id, "remove", form, lambda club: clubs.remove_player(club, form.player.data),
+                   lambda name: _("%(name)s left the roster.", name=name))
 
 
 @bp.post("/admin/ranking")
@@ -154,6 +185,15 @@ def name_evening(public_id: str):
                    _("Evening named."))
 
 
+@bp.post("/admin/planned")
+def plan_evening(public_id: str):
+    form = posted("plan", request.form)
+    return handled(public_id, "plan", form, lambda club: club_evenings.schedule(
+        club, form.day.data, form.starts_at.data or None, form.place.data, form.note.data, form.name.data,
+        form.weeks.data), lambda made: ngettext("%(num)d evening planned.", "%(num)d evenings planned.", len(made)),
+        _anchor="planned")
+
+
 @bp.get("/admin-link")
 def confirm_new_link(public_id: str):
     """Say what a new admin link does before making one."""
@@ -165,3 +205,44 @@ def rotate_key(public_id: str):
     """Replace the admin key once confirmed: links shared before stop working; this phone keeps it."""
     club_phone.administered(public_id)
     return links.rotate(links.CLUB, public_id, lambda: clubs.rotate_key(public_id))
+
+
+FORMS["agreement"] = AgreementForm
+
+
+@bp.post("/admin/agreements")
+def agreement_rules(public_id: str):
+    """How many agreements lock a club match, and whether the next seat confirms every hand."""
+    form = posted("agreement", request.form)
+    return handled(public_id, "agreement", form, lambda club: set_agreement_rules(
+        club, form.agree_to_lock.data, bool(form.confirm_hands.data)), _("Saved: how the club agrees to its results."))
+
+
+
+FORMS["close"] = TableForm  # a season's close or reopen button: its token only
+
+
+def season_change(public_id: str, season_id: int, change: Callable[[Club, Season], None],
+                  done: Callable[[str], str]) -> Any:
+    """Close or reopen one of the club's seasons; the page comes back at the seasons with the sentence, or the reason."""
+    try:
+        season = clubs.season_of(club_phone.administered(public_id), season_id)
+    except matches.NotFound:
+        season = None
+    if season is None:
+        abort(404)
+    form = posted("close", request.form)
+    form.season_id = season.id  # the season the reason is shown beside
+    return handled(public_id, "close", form, lambda club: change(club, season), done(season.name), _anchor="season")
+
+
+@bp.post("/admin/seasons/<int:season_id>/close")
+def close_season(public_id: str, season_id: int):
+    return season_change(public_id, season_id, club_seasons.close, lambda name: _(
+        "%(name)s is closed: its tables and champions stay as they stand now.", name=name))
+
+
+@bp.post("/admin/seasons/<int:season_id>/reopen")
+def reopen_season(public_id: str, season_id: int):
+    return season_change(public_id, season_id, club_seasons.reopen, lambda name: _(
+        "%(name)s is open again: its tables follow its matches.", name=name))

@@ -9,10 +9,12 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from werkzeug.datastructures import MultiDict
-from wtforms import DateField, FieldList, IntegerField, SelectField, StringField
+from wtforms import BooleanField, DateField, FieldList, IntegerField, SelectField, StringField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional
 
+from ...club.agreements import MOST_ASKED
+from ...club.evenings import WEEKS
 from ...club.service import TIME_ZONES, as_day
 from ...games import GAMES
 from ...i18n import translate
@@ -45,11 +47,25 @@ class RenameForm(TableForm):
 
 
 class MergeForm(TableForm):
-    """Two entries of the roster for one person: the second one's matches go to the first."""
+    """Two entries of the roster for one person, read as a sentence: the first (gone) becomes the second (keep)."""
 
     shown_fields = frozenset({"keep", "gone"})
-    keep = SelectField(_l("Keep"), validators=[InputRequired()])
-    gone = SelectField(_l("Merge into it"), validators=[InputRequired()])
+    gone = SelectField(_l("Entry"), validators=[InputRequired()])
+    keep = SelectField(_l("becomes"), validators=[InputRequired()])
+
+
+class UnmergeForm(TableForm):
+    """An entry merged away, back on the roster (one button per merge on the admin page)."""
+
+    shown_fields = frozenset({"player"})
+    player = StringField(validators=[InputRequired()])
+
+
+class RemoveForm(TableForm):
+    """An entry that never sat at a match, off the roster."""
+
+    shown_fields = frozenset({"player"})
+    player = SelectField(_l("Entry to remove"), validators=[InputRequired()])
 
 
 class RankingForm(TableForm):
@@ -162,3 +178,53 @@ def club_match_form(game: str, roster: list[ClubPlayer], formdata: Any, house_ru
     form.roster_names = {player.name: player.name for player in roster}  # type: ignore[attr-defined]
     with_roster(form.players, roster, blank, by_name=True)
     return form
+
+
+class PlanForm(TableForm):
+    """An evening planned ahead: its day, start, place and note, and how many weeks it repeats."""
+
+    shown_fields = frozenset({"day", "starts_at", "place", "note", "name", "weeks"})
+    day = DayField(_l("Day"), validators=[InputRequired()])
+    starts_at = StringField(_l("Starts at"), validators=[Optional()])
+    place = StringField(_l("Venue"), validators=[Optional()])
+    note = TextAreaField(_l("Note"), validators=[Optional()], render_kw={"rows": 3, "cols": 30})
+    name = StringField(_l("Name of the evening"), validators=[Optional()])
+    weeks = IntegerField(_l("Repeat weekly for this many weeks"), default=1,
+                         validators=[InputRequired(), NumberRange(*WEEKS)])
+
+
+class PlanEditForm(PlanForm):
+    """A planned evening changed: every part of the plan but the weekly repeat."""
+
+    weeks = None  # type: ignore[assignment]
+
+
+class MeForm(TableForm):
+    """Who this phone is at the club: one player of the roster."""
+
+    shown_fields = frozenset({"player"})
+    player = SelectField(_l("Who are you?"), validators=[InputRequired()])
+
+
+class AnswerForm(TableForm):
+    """A member's answer for an evening: in or out."""
+
+    shown_fields = frozenset({"coming"})
+    coming = SelectField(choices=[SelectChoice("in", "in"), SelectChoice("out", "out")], validators=[InputRequired()])
+
+
+class PresentForm(TableForm):
+    """One tap at the door: a player marked present, or no longer."""
+
+    shown_fields = frozenset({"player", "present"})
+    player = StringField(validators=[InputRequired()])
+    present = SelectField(choices=[SelectChoice("1", "1"), SelectChoice("0", "0")], validators=[InputRequired()])
+
+
+class AgreementForm(TableForm):
+    """How many players' "Agreed" lock a club match (0: none asked), and whether the next seat confirms every hand."""
+
+    shown_fields = frozenset({"agree_to_lock", "confirm_hands"})
+    agree_to_lock = IntegerField(_l("Agreements to lock a match"),
+                                 validators=[InputRequired(), NumberRange(0, MOST_ASKED)])
+    confirm_hands = BooleanField(_l("Confirm every hand (tournament nights)"))

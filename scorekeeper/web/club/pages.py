@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import functools
 import math
+import re
+import unicodedata
 from collections.abc import Callable, Iterable
+from datetime import datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
+from urllib.parse import quote
 
 from babel import numbers
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import get_locale, gettext as _
 
-from ...club import figures as club_figures, service as clubs
+from ...club import figures as club_figures, seasons as club_seasons, service as clubs
 from ...club.engine.standings import Partnership
-from ...club.results import club_of, stamp
+from ...club.results import club_of, day_of, stamp
 from ...club.roster import row_id
 from ...games import GAMES
 from ...games.base import N_, NAME_MAX
@@ -28,7 +32,7 @@ from ..games.registry import GAME_PAGES
 from ..match import phone
 from ..page_cache import PageCache
 from ..sheets import views as sheets
-from . import phone as club_phone
+from . import evenings as club_evenings, phone as club_phone
 from .forms import NewClubForm, club_match_form
 
 bp = Blueprint("clubs", __name__)
@@ -139,7 +143,8 @@ def new_club():
 def kept(public_id: str, render: Callable[[Club], str]) -> bytes | str:
     """A club page kept for the club's state (its stamp), the language, the address and whether this phone runs it.
 
-    Every change to the club or one of its matches changes the stamp, so a kept page is never stale.
+    Every change to the club or one of its matches changes the stamp, so a kept page is never stale; nor
+    is its date, kept per day in the club's time zone.
     The stamp and the admin key's hash come in one statement (clubs.peek); the club itself is
     loaded only to render. A page carrying a flashed message is this phone's own and is never kept.
     render(club) may abort (a season the club does not have); a page it renders is kept encoded.
@@ -147,7 +152,8 @@ def kept(public_id: str, render: Callable[[Club], str]) -> bytes | str:
     glance = clubs.peek(public_id)
     if glance is None or session.get("_flashes"):
         return render(club_phone.club_or_404(public_id))
-    key = (glance.stamp, str(get_locale()), request.url, club_phone.is_admin(glance))
+    dated = day_of(datetime.now(timezone.utc), glance.time_zone)  # a page prints the day it is read
+    key = (glance.stamp, str(get_locale()), request.url, club_phone.is_admin(glance), dated)
     page = PAGES.get(key)
     return page if page is not None else PAGES.put(key, render(club_phone.club_or_404(public_id)).encode())
 
@@ -156,15 +162,23 @@ def kept(public_id: str, render: Callable[[Club], str]) -> bytes | str:
 def club(public_id: str):
     page = kept(public_id, lambda found: club_page(found, season_of(found, request.args.get("season"))))
     club_phone.remember_id(public_id)  # the club exists: kept() answered 404 otherwise
-    return page
+    return club_evenings.with_card(public_id, page)  # the phone's own answer, never kept
 
 
 def club_page(found: Club, season: Season | None) -> str:
-    view = club_figures.view(found, season)
+    view = club_seasons.view(found, season)  # a closed season from its snapshot
+    evenings = clubs.evenings(found, season, limit=EVENINGS_SHOWN)
     return render_template(
         "club/club.html", club=found, season=season, seasons=clubs.seasons(found), view=view, names=view.names,
-        evenings=clubs.evenings(found, season, limit=EVENINGS_SHOWN), roster=clubs.roster(found), games=GAMES,
-        admin=club_phone.is_admin(found))
+        evenings=evenings, winners=winners(found, [match for _, _, played in evenings for match in played], view.names),
+        roster=clubs.roster(found), games=GAMES, admin=club_phone.is_admin(found), today=clubs.today(found),
+        closing=club_seasons.closing(season), hall_of_fame=club_seasons.hall_of_fame(found))
+
+
+def winners(club: Club, played: list[Match], names: dict[int, str]) -> dict[int, list[str]]:
+    """Who won each finished match of the evenings shown (match row id -> names as the roster has them now)."""
+    won = clubs.winners_among(club, played)
+    return {match.id: [seated(match, names)[seat] for seat in won[match.id]] for match in played if match.id in won}
 
 
 @bp.get("/c/<public_id>/share")
@@ -231,7 +245,7 @@ def player_page(found: Club, season: Season | None, player_id: int, rival: str) 
         "club/player.html", club=found, season=season, seasons=clubs.seasons(found), player_id=player_id,
         names=known, stats=club_figures.player_view(found, player_id, season), rival=rival_id,
         meetings=club_figures.head_to_head(found, player_id, rival_id, season) if rival_id is not None else None,
-        games=GAMES, titles=GAME_PAGES["barbu"].rules["titles"])
+        games=GAMES, titles=GAME_PAGES["barbu"].rules["titles"], today=clubs.today(found))
 
 
 @bp.get("/c/<public_id>/standings.pdf")
@@ -239,7 +253,31 @@ def standings_pdf(public_id: str):
     """The season's standings on paper, in the score sheets' style; rendered once per club state and language."""
     found = club_phone.club_or_404(public_id)
     season = season_of(found, request.args.get("season"))
-    view = club_figures.view(found, season)
-    return sheets.printed(f"club-{found.public_id}", ("club", *stamp(found), season and season.id),
-                          lambda: ("sheets/standings.html", {"club": found, "season": season, "view": view,
-                                                             "names": view.names, "games": GAMES}))
+    view = club_seasons.view(found, season)  # a closed season from its snapshot
+    today = clubs.today(found)
+    closed = season.closed_at.isoformat() if season is not None and season.closed_at is not None else None
+    answer = sheets.printed(f"club-{found.public_id}", ("club", *stamp(found), season and season.id, closed, today),
+                            lambda: ("sheets/standings.html", {"club": found, "season": season, "view": view,
+                                                               "names": view.names, "games": GAMES, "today": today,
+                                                               "closing": club_seasons.closing(season)}))
+    answer.headers["Content-Disposition"] = disposition(
+        [found.name, season.name if season else _("All time"), today.isoformat()])
+    return answer
+
+
+def disposition(parts: list[str]) -> str:
+    """Content-Disposition for a PDF shown in the browser and saved under a name of these parts (the club,
+    the season, the day; RFC 6266): the name itself as filename*, and for old browsers an ASCII filename,
+    accents dropped and a part in another script left out ("club" for the club's).
+
+    >>> print(disposition(["Les Dimanches", "Été 2026", "2026-12-02"]).replace("; ", "\\n"))
+    inline
+    filename="Les-Dimanches-Ete-2026-2026-12-02.pdf"
+    filename*=UTF-8''Les%20Dimanches%20%E2%80%93%20%C3%89t%C3%A9%202026%20%E2%80%93%202026-12-02.pdf
+    >>> disposition(["Клуб", "Осень", "2026-12-02"]).split("; ")[1]
+    'filename="club-2026-12-02.pdf"'
+    """
+    plain = [re.sub(r"[^A-Za-z0-9]+", "-", unicodedata.normalize("NFKD", part).encode("ascii", "ignore").decode())
+             .strip("-")[:60] for part in parts]
+    kept = [plain[0] or "club", *[part for part in plain[1:] if part]]
+    return f"inline; filename=\"{'-'.join(kept)}.pdf\"; filename*=UTF-8''{quote(' – '.join(parts) + '.pdf', safe='')}"

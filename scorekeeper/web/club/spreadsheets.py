@@ -16,7 +16,8 @@ from typing import Any
 
 from flask import Response, url_for
 
-from ...club.figures import names as names_of, view
+from ...club import seasons as club_seasons
+from ...club.figures import names as names_of
 from ...club.results import day_of, evening_names, finished_results, readable, resolver, zone_of
 from ...match import matches
 from ...models import Club, Match, Season
@@ -120,7 +121,7 @@ def match_hands(match: Match) -> Response:
 
 def standings(club: Club, season: Season | None, game: str | None) -> Response:
     """The season's standings, per game: place, matches, the game's figures, and the rating beside them."""
-    seen = view(club, season)
+    seen = club_seasons.view(club, season)  # a closed season from its snapshot
     figures: list[str] = []  # every figure of the games listed, in the engine's order
     for slug_, line in seen.games.items():
         if game in (None, slug_):

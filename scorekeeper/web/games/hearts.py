@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from flask_babel import lazy_gettext as _l
-from wtforms import IntegerField, RadioField, SelectField
+from wtforms import HiddenField, IntegerField, RadioField, SelectField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional, ValidationError
 
@@ -41,32 +41,51 @@ def posted_number(value: Any) -> int | None:
     return int(value) if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 3 else None
 
 
+def seats_listed(value: Any) -> set[int]:
+    """Seats sent as "2,5" (the rows Save asked about), ignoring anything else.
+
+    >>> sorted(seats_listed("5,2,x")), seats_listed(None)
+    ([2, 5], set())
+    """
+    parts = value.split(",") if isinstance(value, str) else []
+    return {seat for seat in map(posted_number, parts) if seat is not None}
+
+
 class HandForm(TableForm):
     """Hearts and Black Marias of every player, who took the rest, and the moon choice."""
 
-    shown_fields = frozenset({"hearts", "black_marias", "moon"})
+    shown_fields = frozenset({"hearts", "black_marias", "moon", "empty"})
     players: list[str] = []
+    # Save's question about rows left empty; the page's script asks it too, in the same words.
+    ask_empty = N_("{names}: no hearts? Tap Save again to record none, or type the count.")
 
     @property
     def seats(self) -> int:
         return len(self.players)
 
-    def counts(self) -> tuple[list[int | None], list[int], int | None]:
-        """Hearts and Black Marias by seat as typed, with the rest filled in, and the seat that took it.
-
-        The rest goes to the player ticked as "took the rest", else to the only player whose
-        hearts were left empty; it is what nobody else took (never below 0, so a sum that is
-        already too high is reported by the rules, not hidden here).
-        """
-        typed = [self[f"hearts_{seat}"].data for seat in range(self.seats)]
-        marias = [posted_number(self[f"black_marias_{seat}"].data) or 0 for seat in range(self.seats)]
-        empty = [seat for seat, count in enumerate(typed) if count is None]
+    def rest_seat(self) -> int | None:
+        """The seat ticked as "took the rest", if any."""
         chosen = posted_number(self.rest_to.data)
-        rest = chosen if chosen is not None and chosen < self.seats else (empty[0] if len(empty) == 1 else None)
-        counted = list(typed)
+        return chosen if chosen is not None and chosen < self.seats else None
+
+    def untouched(self) -> list[int]:
+        """Seats whose hearts were left empty with nobody taking the rest: Save asks about them once."""
+        if self.rest_seat() is not None:
+            return []
+        return [seat for seat in range(self.seats) if self[f"hearts_{seat}"].data is None]
+
+    def counts(self) -> tuple[list[int], list[int], int | None]:
+        """Hearts and Black Marias by seat, with the rest filled in, and the seat that took it.
+
+        The rest goes to the player ticked as "took the rest", whatever that row says (as the
+        page's script shows it); it is what nobody else took, never below 0, so a sum that is
+        already too high is reported by the rules, not hidden here. A row left empty counts none.
+        """
+        counted = [self[f"hearts_{seat}"].data or 0 for seat in range(self.seats)]
+        marias = [posted_number(self[f"black_marias_{seat}"].data) or 0 for seat in range(self.seats)]
+        rest = self.rest_seat()
         if rest is not None:
-            others = [count or 0 for seat, count in enumerate(typed) if seat != rest]
-            counted[rest] = max(0, hearts.HEARTS - sum(others))
+            counted[rest] = max(0, hearts.HEARTS - sum(c for seat, c in enumerate(counted) if seat != rest))
             marias[rest] = max(0, hearts.BLACK_MARIAS - sum(m for seat, m in enumerate(marias) if seat != rest))
         return counted, marias, rest
 
@@ -78,29 +97,25 @@ class HandForm(TableForm):
         counted, marias, rest = self.counts()
         shooter = next((seat for seat in range(self.seats)
                         if counted[seat] == hearts.HEARTS and marias[seat] == hearts.BLACK_MARIAS), None)
-        return Tally(hearts_left=hearts.HEARTS - sum(count or 0 for count in counted),
-                     marias_left=hearts.BLACK_MARIAS - sum(marias), rest=rest,
-                     rest_hearts=None if rest is None else counted[rest],
+        return Tally(hearts_left=hearts.HEARTS - sum(counted), marias_left=hearts.BLACK_MARIAS - sum(marias),
+                     rest=rest, rest_hearts=None if rest is None else counted[rest],
                      rest_marias=None if rest is None else marias[rest], shooter=shooter)
 
     def entry(self) -> Entry:
-        """The API-shaped entry for a validated form, the rest filled in."""
-        counted, marias, rest = self.counts()
-        typed = None if rest is None else self[f"hearts_{rest}"].data
-        if typed and typed != counted[rest]:
-            # "Took the rest" ticked on a row with a count of its own (not the 0 every row starts at):
-            # which of the two is right is the table's call, not the app's.
-            raise refuse("hearts", N_("{name} has {typed} hearts typed in but would take the rest, {rest}: "
-                                      "clear the count or untick “Took the rest”."),
-                         name=self.players[rest], typed=typed, rest=counted[rest])
-        missing = [seat for seat, count in enumerate(counted) if count is None]
-        if missing:
-            raise refuse("hearts", N_("Enter the hearts of {name}, or leave only one player's hearts empty."),
-                         name=self.players[missing[0]])
-        entry = HeartsEntry(hearts=dict(zip(self.players, counted)),  # type: ignore[arg-type]  # all counted here
-                            black_marias=dict(zip(self.players, marias)))
+        """The API-shaped entry for a validated form, the rest filled in.
+
+        A row left empty that nothing covers (no "took the rest", no count typed) is most often a
+        player forgotten: once the hand is otherwise legal, Save asks about it once (the rows asked
+        come back in ``empty_ok``), and records none when sent again unchanged.
+        """
+        counted, marias, _rest = self.counts()
+        entry = HeartsEntry(hearts=dict(zip(self.players, counted)), black_marias=dict(zip(self.players, marias)))
         if self.moon.data:
             entry["moon"] = self.moon.data
+        hearts.parse_entry(entry, self.players)  # the rules' own refusals come before the question
+        asked = self.untouched()
+        if asked and not set(asked) <= seats_listed(self.empty_ok.data):
+            raise refuse("empty", self.ask_empty, names=", ".join(self.players[seat] for seat in asked))
         return entry
 
 
@@ -109,6 +124,7 @@ def hand_form(before: HeartsReplay, choice: None, formdata: Any, stored: HeartsE
     players, moon_points = before.players, before.options["moon_points"]
 
     class Form(HandForm):
+        empty_ok = HiddenField(validators=[Optional()])
         rest_to = RadioField(
             _l("Who took the rest"), choices=[SelectChoice(NOBODY, _l("Nobody: every row typed in"))] + [
                 SelectChoice(str(seat), _l("Took the rest")) for seat in range(len(players))],

@@ -26,10 +26,13 @@ class RestoreForm(TableForm):
 
 @bp.get("/m/<public_id>/history")
 def history(public_id: str):
+    """Every change in words; an editor may put back any hand an undo took away, as the next hand."""
     match = match_or_404(public_id)
     changes = matches.history(match)
+    waiting = {change.id for change in matches.waiting_undos(match)} if phone.can_edit(match) else set()
     return render_template("match/history.html", match=match, changes=changes, lines=history_lines.lines,
-                           utc=history_lines.utc, who=history_lines.sources(changes, phone.source()))
+                           why=history_lines.why, utc=history_lines.utc, who=history_lines.sources(changes, phone.source()),
+                           waiting=waiting, next_number=len(match.hands) + 1, token_form=TableForm())
 
 
 @bp.get("/m/<public_id>/export.json")

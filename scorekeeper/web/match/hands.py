@@ -10,6 +10,7 @@ from ...i18n import translate
 from ...match import matches, receipts
 from ...models import Match
 from ...refusals import Refusal
+from ..club import agreements as agreement_pages
 from ..forms import TableForm
 from ..games.registry import GAME_PAGES
 from . import outbox, phone
@@ -29,10 +30,12 @@ def replayed(err: receipts.Replayed):
 @bp.route("/new", methods=["GET", "POST"])
 def new(public_id: str):
     match = phone.editable(public_id)
+    agreement_pages.refuse_locked(match)
     once = outbox.once(match, new=True) if request.method == "POST" else None
     before = matches.cached_replay(match)
     sent = request.form.get("number", type=int) if request.method == "POST" else None
     if sent is not None and 0 < sent <= len(match.hands):
+        receipts.check_again(match.id, once)  # a copy of this very form may have saved it meanwhile
         if outbox.wanted():
             return outbox.taken(match, sent, _("Hand %(number)s is already recorded.", number=sent))
         # A second tap on Save lands on the hand it saved; another phone was quicker otherwise.
@@ -42,12 +45,14 @@ def new(public_id: str):
             flash(_("Hand %(number)s is already recorded.", number=sent))
         return redirect(url_for("pages.match", public_id=public_id, _anchor=f"hand-{sent}"))
     if before.finished:
+        receipts.check_again(match.id, once)
         finished = _("This match is finished; no more hands can be recorded.")
         if outbox.wanted():
             return outbox.taken(match, sent or len(match.hands) + 1, finished)
         flash(finished)
         return redirect(url_for("pages.match", public_id=public_id))
     if full := at_limit(len(before.hands), before.max_hands):
+        receipts.check_again(match.id, once)
         if outbox.wanted():
             return outbox.taken(match, sent or len(match.hands) + 1, translate(full.reason))
         flash(translate(full.reason))
@@ -58,6 +63,7 @@ def new(public_id: str):
 @bp.route("/<int:number>", methods=["GET", "POST"])
 def edit(public_id: str, number: int):
     match = phone.editable(public_id)
+    agreement_pages.refuse_locked(match)
     once = outbox.once(match, new=False) if request.method == "POST" else None
     if not 1 <= number <= len(match.hands):
         abort(404)
@@ -68,20 +74,20 @@ def edit(public_id: str, number: int):
 
 @bp.post("/<int:number>/back")
 def put_back(public_id: str, number: int):
-    """Record again the hand an undo just removed, as it was."""
+    """Record again, as the next hand, a hand an undo took away; land on the next hand's controls."""
     match = phone.editable(public_id)
-    change = matches.undone(match)
     if not TableForm(request.form).validate():
         flash(_("The page was open too long; please try again."))
-    elif change is None or change.number != number or change.before is None:
-        flash(_("Hand %(number)s can no longer be put back: the match has changed since.", number=number))
-    else:
-        try:
-            matches.record(public_id, change.before, number, phone.source())
-            flash(_("Hand %(number)s is back.", number=number))
-        except (matches.Conflict, Refusal) as err:
-            flash(translate(err.reason))
-    return redirect(url_for("pages.match", public_id=public_id, _anchor=f"hand-{number}"))
+        return redirect(url_for("archive.history", public_id=public_id))
+    try:
+        match, played, placed = matches.put_back(public_id, number, request.form.get("change", type=int),
+                                                 phone.source(), agreement_pages.authority(match))
+    except (matches.Conflict, matches.NotFound, Refusal) as err:
+        flash(_("There is no such hand.") if isinstance(err, matches.NotFound) else translate(err.reason))
+        return redirect(url_for("archive.history", public_id=public_id))
+    flash(_("Hand %(number)s is back.", number=number) if placed == number
+          else _("Hand %(number)s is back, as hand %(placed)s.", number=number, placed=placed))
+    return redirect(outbox.landing(match, played, placed, True))
 
 
 @bp.post("/<int:number>/undo")
@@ -92,10 +98,10 @@ def undo(public_id: str, number: int):
         flash(_("The page was open too long; please try again."))
     else:
         try:
-            matches.undo(public_id, number, phone.source())
+            matches.undo(public_id, number, phone.source(), authority=agreement_pages.authority(match))
             flash(_("Hand %(number)s was undone.", number=number))
-        except (matches.Conflict, matches.NotFound) as err:
-            flash(translate(err.reason) if isinstance(err, matches.Conflict) else _("There is no such hand."))
+        except (matches.Conflict, matches.NotFound, Refusal) as err:
+            flash(_("There is no such hand.") if isinstance(err, matches.NotFound) else translate(err.reason))
     return redirect(url_for("pages.match", public_id=match.public_id))
 
 
@@ -156,5 +162,6 @@ def save(match: Match, number: int, entry: Entry, new: bool, once: receipts.Pend
         # The form names the hand it was opened for: sent twice or from a stale page, it is refused (409)
         # instead of landing on the next hand, possibly under the next declarer.
         sent = request.form.get("number", type=int)
-        return matches.record(match.public_id, entry, number if sent is None else sent, phone.source(), once)[1]
-    return matches.correct(match.public_id, number, entry, phone.source(), once)[1]
+        return matches.record(match.public_id, entry, number if sent is None else sent, phone.source(), once,
+                              agreement_pages.authority(match))[1]
+    return matches.correct(match.public_id, number, entry, phone.source(), once, agreement_pages.authority(match))[1]

@@ -91,6 +91,11 @@ def as_fields(value: Any) -> Mapping[Any, Any]:
     return value if isinstance(value, Mapping) else {"entry": value}
 
 
+def why(change: HandChange) -> str | None:
+    """The reason the club's admin gave for changing an agreed match, as the history line says it; None without."""
+    return _("Reason: %(reason)s", reason=change.reason) if change.reason else None
+
+
 def sources(changes: list[HandChange], mine: str) -> dict[str, str]:
     """How the history names each source: this phone, the other phones numbered as they first appear, the API."""
     names: dict[str, str] = {}

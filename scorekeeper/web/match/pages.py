@@ -12,6 +12,7 @@ from ...match import matches
 from ...models import Match
 from ...refusals import Refusal
 from ..api import matches as api
+from ..club import agreements as agreement_pages
 from ..errors import STALE_LINK, json_error, match_or_404, refused_editing, wants_json
 from ..forms import TableForm
 from ..games.pages import template as game_template
@@ -67,7 +68,10 @@ def match(public_id: str):
     version = matches.version_of(public_id)
     if version is None:
         abort(404)
-    phone.remember_id(public_id)
+    if "X-Live-Redraw" not in request.headers:
+        # A page in view redrawing itself is no new visit: its session, read before a choice made meanwhile on
+        # another page (a language), is not sent back to overwrite that choice.
+        phone.remember_id(public_id)
     if phone.holds_key(public_id) or session.get("_flashes"):
         return match_page(matches.find(public_id))  # this phone's own key, form token or message
     # A watcher gets the page kept for this version, language and address (see page_cache.py).
@@ -81,7 +85,7 @@ def match(public_id: str):
 
 def match_page(found: Match) -> str:
     played = matches.cached_replay(found)
-    editing = phone.can_edit(found)
+    editing = phone.can_edit(found) and agreement_pages.may_change(found)  # a locked match: its club's admin only
     return render_template(
         GAME_PAGES[found.game].template("match"), match=found, replay=played, summary=played.summary(),
         can_edit=editing, shown=phone.shown(found), token_form=TableForm(),

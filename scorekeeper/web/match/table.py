@@ -9,6 +9,7 @@ from ...games.base import Replay
 from ...match import matches
 from .. import links
 from ..api import matches as api
+from ..club import agreements as agreement_pages
 from ..errors import match_or_404
 from ..forms import TableForm
 from ..games.registry import GAME_PAGES
@@ -36,7 +37,8 @@ def working(public_id: str, number: int):
         abort(404)
     return render_template(GAME_PAGES[match.game].template("working"), match=match, replay=played,
                            hand=played.hands[number - 1], last=number == len(played.hands),
-                           can_edit=phone.can_edit(match), token_form=TableForm())
+                           can_edit=phone.can_edit(match) and agreement_pages.may_change(match),
+                           token_form=TableForm())
 
 
 @bp.get("/qr/<kind>.svg")

@@ -24,6 +24,7 @@ from flask_babel import force_locale, get_locale, ngettext
 from werkzeug.datastructures import MultiDict
 
 from ... import pdf
+from ...club.agreements import unconfirmed
 from ...db import db
 from ...games import GAMES
 from ...games.base import N_, HandState, Summary, parse_players
@@ -32,6 +33,7 @@ from ...match import matches
 from ...models import Match
 from ...refusals import Refusal, refuse
 from ...render_slots import Busy, RenderSlots, off_the_hub
+from ..club.agreements import agreed_line
 from ..errors import error_page, match_or_404, reasons
 from ..games.pages import GamePages
 from ..games.registry import GAME_PAGES
@@ -67,7 +69,7 @@ def filled(match: Match) -> tuple[str, dict[str, object]]:
     game_pages = GAME_PAGES[match.game]
     return game_pages.template("sheet"), {
         **context(game_pages, match.players, match.options, list(played.hands), played.summary()),
-        "match": match, "named": True,
+        "match": match, "named": True, "agreed_line": agreed_line(match), "unconfirmed": unconfirmed(match),
         "back_url": url_for("pages.match", public_id=match.public_id),
         "pdf_url": url_for("sheets.match_pdf", public_id=match.public_id),
     }

@@ -53,10 +53,23 @@ function settle(box, changed) {
   });
 }
 
-steppers.start();
+// "Doubles: Bob doubles Ann; Cid doubles Ann, redoubled", in calling order, for the summary beside Save.
+function doubles(form) {
+  const out = form.querySelector(".save-summary");
+  const called = [];
+  form.querySelectorAll(".cell").forEach((cell) => {
+    const chosen = cell.querySelector("input:checked");
+    if (!chosen || !chosen.value) { return; }
+    const text = chosen.value === "redouble" ? out.dataset.redoubled : out.dataset.double;
+    called.push(text.replace("{by}", () => cell.dataset.byName).replace("{target}", () => cell.dataset.targetName));
+  });
+  return called.length ? [out.dataset.doubles.replace("{doubles}", () => called.join("; "))] : [];
+}
+
+steppers.start({ summary: doubles });
 document.addEventListener("change", (event) => {
   const form = event.target.closest("form.hand");
-  if (form && event.target.closest(".cell")) { mirror(form); }
+  if (form && event.target.closest(".cell")) { mirror(form); steppers.summarise(form); }
   const box = event.target.closest && event.target.closest(".places");
   if (box) { settle(box, event.target.closest(".chips")); }
 });

@@ -23,10 +23,9 @@ function tickedSeat(form) {
   return ticked && ticked.value !== "" ? whole(ticked.value) : null;
 }
 
-function restSeat(form, all) {
-  const empty = all.filter((r) => r.hearts === null);
-  const seat = tickedSeat(form);
-  return seat !== null ? seat : empty.length === 1 ? all.indexOf(empty[0]) : null;
+// Rows left empty with nobody taking the rest: Save asks about them once ("Fay: no hearts?").
+function untouched(form, all) {
+  return tickedSeat(form) !== null ? [] : all.map((r, i) => (r.hearts === null ? i : null)).filter((i) => i !== null);
 }
 
 function show(span, left) {
@@ -36,11 +35,13 @@ function show(span, left) {
 }
 
 // "Save records: Ann … ♥ · Bob … ♥ … Q♠ · Cid … ♥ (the rest)": what a tap on Save records.
+// A row left empty reads "–" until someone takes the rest, which makes it none.
 function summarise(form, all, seat) {
   const out = form.querySelector(".save-summary");
   const marias = form.querySelector(".marias .what").textContent;
   const parts = all.map((r, i) => {
-    const part = r.name + " " + (r.hearts === null ? "–" : r.hearts) + " ♥" + (r.marias ? " " + r.marias + " " + marias : "");
+    const hearts = r.hearts === null ? (seat === null ? "–" : 0) : r.hearts;
+    const part = r.name + " " + hearts + " ♥" + (r.marias ? " " + r.marias + " " + marias : "");
     return i === seat ? part + " " + out.dataset.rest : part;
   });
   out.textContent = out.dataset.label.replace("{counts}", parts.join(" · "));
@@ -49,29 +50,26 @@ function summarise(form, all, seat) {
 function update(form) {
   const rules = totals(form), HEARTS = rules.hearts, MARIAS = rules.marias;
   const all = Array.prototype.map.call(form.querySelectorAll(".player-row"), read);
-  const seat = restSeat(form, all), ticked = tickedSeat(form) !== null;
+  const seat = tickedSeat(form);
   let hearts = 0, marias = 0;
   all.forEach((r, i) => { if (i !== seat) { hearts += r.hearts || 0; marias += r.marias; } });
   all.forEach((r, i) => {
     const isRest = i === seat;
     r.row.classList.toggle("rest", isRest);
-    r.input.readOnly = isRest && ticked;
-    r.row.querySelectorAll(".step").forEach((b) => { b.disabled = isRest && ticked; });
+    r.input.readOnly = isRest;
+    r.row.querySelectorAll(".step").forEach((b) => { b.disabled = isRest; });
     const note = r.row.querySelector(".rest-note");
-    r.input.placeholder = "";
     note.textContent = "";
     if (!isRest) { return; }
+    // The rest is what nobody else took, whatever the row said before: the server reads it the same way.
     r.hearts = Math.max(0, HEARTS - hearts);
     r.marias = Math.max(0, MARIAS - marias);
     note.textContent = note.dataset.note.replace("{hearts}", r.hearts).replace("{marias}", r.marias);
-    if (ticked) {
-      r.input.value = r.hearts;
-      const chip = r.row.querySelector('.marias input[value="' + r.marias + '"]');
-      if (chip) { chip.checked = true; }
-    } else {
-      r.input.placeholder = r.hearts;
-    }
+    r.input.value = r.hearts;
+    const chip = r.row.querySelector('.marias input[value="' + r.marias + '"]');
+    if (chip) { chip.checked = true; }
   });
+  settleQuestion(form, all);
   const total = all.reduce((sum, r) => sum + (r.hearts || 0), 0);
   const maria = all.reduce((sum, r) => sum + r.marias, 0);
   show(form.querySelector(".hearts-left"), HEARTS - total);
@@ -85,6 +83,33 @@ function update(form) {
   else { moon.querySelectorAll("input:checked").forEach((input) => { input.checked = false; }); }
 }
 
+// The question stays while the rows it asked about are still empty; once they are filled, it goes.
+function settleQuestion(form, all) {
+  const ask = form.querySelector(".ask-empty"), asked = form.querySelector('input[name="empty_ok"]');
+  const still = untouched(form, all);
+  if (asked.value && !asked.value.split(",").every((seat) => still.indexOf(whole(seat)) >= 0)) {
+    asked.value = "";
+    ask.textContent = "";
+  }
+}
+
+// Save asks once about rows left empty when the hand otherwise adds up (else the server says what is wrong);
+// sent again with the same rows empty, they record none.
+function askFirst(event) {
+  const form = event.currentTarget, rules = totals(form);
+  const all = Array.prototype.map.call(form.querySelectorAll(".player-row"), read);
+  const empty = untouched(form, all), asked = form.querySelector('input[name="empty_ok"]');
+  const hearts = all.reduce((sum, r) => sum + (r.hearts || 0), 0), marias = all.reduce((sum, r) => sum + r.marias, 0);
+  const legal = hearts <= rules.hearts && hearts >= rules.hearts - all.length && marias <= rules.marias;
+  const known = asked.value ? asked.value.split(",").map(whole) : [];
+  if (!empty.length || !legal || empty.every((seat) => known.indexOf(seat) >= 0)) { return; }
+  event.preventDefault();
+  event.stopImmediatePropagation();  // nothing is sent or kept on the phone before the answer
+  asked.value = empty.join(",");
+  const ask = form.querySelector(".ask-empty");
+  ask.textContent = ask.dataset.ask.replace("{names}", () => empty.map((seat) => all[seat].name).join(", "));
+}
+
 function changed(event) {
   const form = event.target.closest && event.target.closest("form.hearts-hand");
   if (form) { update(form); }
@@ -93,5 +118,8 @@ steppers.start();
 document.addEventListener("input", changed);
 document.addEventListener("change", changed);
 document.addEventListener("DOMContentLoaded", () => {
-  document.querySelectorAll("form.hearts-hand").forEach(update);
+  document.querySelectorAll("form.hearts-hand").forEach((form) => {
+    form.addEventListener("submit", askFirst);
+    update(form);
+  });
 });

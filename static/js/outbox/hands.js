@@ -4,7 +4,7 @@
 import { whole } from "../numbers.js";
 
 export const HANDS = "scorekeeper.outbox";
-const SEEN = "scorekeeper.seen";
+export const SEEN = "scorekeeper.seen";  // when the server last answered this phone, any tab
 let store = null;
 
 // Whether this phone can keep hands (storage may be switched off).
@@ -16,7 +16,10 @@ export function openStore() {
 export function load() {
   try { return (store && JSON.parse(store.getItem(HANDS))) || []; } catch (err) { return []; }
 }
-export function write(items) { store.setItem(HANDS, JSON.stringify(items)); }  // throws when the storage is full
+export function write(items) {  // throws when the storage is full
+  store.setItem(HANDS, JSON.stringify(items));
+  mark(items.length);
+}
 export function find(key) { return load().filter((item) => item.key === key)[0] || null; }
 export function drop(key) { write(load().filter((item) => item.key !== key)); }
 export function update(key, fields) {
@@ -25,6 +28,26 @@ export function update(key, fields) {
 export function put(item) {
   if (!store) { return false; }
   try { write(load().concat([item])); return true; } catch (err) { return false; }
+}
+
+// -- a trace of the hands kept, outside localStorage: a cookie (shared by the phone's tabs, as the list is)
+// says how many hands the list held at its last change, so that a list cleared behind the app's back is noticed.
+const TRACE = "scorekeeper.kept";
+
+function mark(count) {
+  document.cookie = TRACE + "=" + count + "; path=/; max-age=" + (count ? 31536000 : 0) + "; SameSite=Lax";
+}
+
+function traced() {
+  const cookie = document.cookie.split("; ").filter((pair) => pair.indexOf(TRACE + "=") === 0)[0];
+  return cookie ? whole(cookie.slice(TRACE.length + 1)) : 0;
+}
+
+// How many kept hands went missing from the list since its last change (its storage cleared); said once.
+export function lost() {
+  const missing = store ? Math.max(0, traced() - load().length) : 0;
+  if (missing) { mark(load().length); }
+  return missing;
 }
 
 export function answered() {
@@ -57,8 +80,26 @@ export function fromForm(form) {
     if (name !== "number" && name !== "idempotency_key" && typeof value === "string") { fields.push([name, value]); }
   });
   return { key: field(form, "idempotency_key").value, match: form.dataset.match, page: form.dataset.matchUrl,
-           url: form.action, kind: form.dataset.kind, label: form.dataset.label,
-           number: whole(field(form, "number").value), fields: fields, at: Date.now(), state: "waiting" };
+           url: form.action, kind: form.dataset.kind, label: form.dataset.label, counts: counts(form),
+           variant: variantOf(fields), number: whole(field(form, "number").value), fields: fields, at: Date.now(),
+           state: "waiting" };
+}
+
+function variantOf(fields) {
+  const pair = fields.filter((each) => each[0] === "variant")[0];
+  return pair ? pair[1] : "";
+}
+
+// What the form records, in the words it says it beside Save (each player and a count), without the sentence around it.
+function counts(form) {
+  const said = form.querySelector(".save-summary, output.split");
+  if (!said) { return ""; }
+  const text = said.textContent.replace(/\s+/g, " ").trim(), label = said.dataset.label || "";
+  const at = label.indexOf("{counts}"), before = label.slice(0, at), after = label.slice(at + "{counts}".length);
+  if (at >= 0 && label.indexOf("{counts}", at + 1) < 0 && text.startsWith(before) && text.endsWith(after)) {
+    return text.slice(before.length, text.length - after.length).trim();
+  }
+  return text;
 }
 
 function renumber(form, number) {
@@ -101,7 +142,14 @@ export function prepare(form) {
 }
 
 // The next hand, entered offline: the form as the server drew it, set up again by every module.
+// Until a field of it changes, the form drawn afresh saves nothing: a second tap on Save lands on it.
 export function restart(form) {
   form.innerHTML = pristine.get(form);
   document.dispatchEvent(new Event("DOMContentLoaded"));
+  form.dataset.untouched = "1";
+}
+
+export function touched(event) {
+  const form = event.target && event.target.form;
+  if (form) { delete form.dataset.untouched; }
 }

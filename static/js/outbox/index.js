@@ -7,19 +7,42 @@
 // synchronous call before Save returns (the tab may close or the phone sleep right after) and read at
 // once when a page opens; the browser keeps and evicts both kinds of storage alike.
 import {
-  HANDS, answered, drop, find, follow, fromForm, handForms, heard, lastAnswered, load, newKey, openStore, prepare,
-  put, remember, restart, update, write,
+  HANDS, SEEN, answered, drop, find, follow, fromForm, handForms, heard, lastAnswered, load, lost, newKey, openStore,
+  prepare, put, remember, restart, touched, update, write,
 } from "./hands.js";
+import { relanguage } from "./language.js";
+import * as network from "./network.js";
+import { carried, nextContract } from "./next.js";
+import { pending } from "./pending.js";
 import { draw, label } from "./panel.js";
+import { RETRY, alone, renew } from "./sender.js";
 
 const PATIENCE = 8000, FIRST_RETRY = 2000, LAST_RETRY = 30000;  // ms: a save's answer, then the pauses between tries
+const NOTICE = 12000;  // ms a notice that needs no answer ("Hand n: already recorded") stays
 
 let panel = null, says = null, usable = false;
 const landed = {};  // key -> where a hand sent from this page landed
-const state = { offlineSince: null, current: null, note: { text: "", key: null } };
+// lost: this phone's list of kept hands was found cleared while it held hands (said until understood).
+const state = { offlineSince: null, current: null, note: { text: "", key: null }, notices: [], lost: false };
 let sending = null, again = false, timer = null, wait = 0;
 
-function render() { draw(panel, state, { moveOn: moveOn, discard: discard }); }
+function render() {
+  draw(panel, state, { moveOn: moveOn, discard: discard, understood: understood });
+  pending(says);
+}
+
+// A sentence that needs no answer, shown for a while.
+function notice(text) {
+  const said = { text: text };
+  state.notices.push(said);
+  setTimeout(() => { state.notices = state.notices.filter((other) => other !== said); render(); }, NOTICE);
+  render();
+}
+
+// Two lists of lines, the same: what this phone sent is what was recorded.
+function same(one, other) {
+  return one.length > 0 && one.length === other.length && one.every((line, index) => line === other[index]);
+}
 
 // -- sending
 // What became of a hand sent: saved, taken meanwhile, refused (with the server's sentence), or no answer.
@@ -80,7 +103,8 @@ function sendable() {
   })[0] || null;
 }
 
-// One round of sending at a time; a call during a round asks for another, and hears when that one ends.
+// One round of sending at a time, and one sending tab per phone (sender.js); a call during a round asks
+// for another, and hears when that one ends.
 function flush() {
   if (!usable) { return Promise.resolve(); }
   if (sending) { again = true; return sending; }
@@ -88,14 +112,17 @@ function flush() {
     again = false;
     return sendNext().then(() => again ? round() : null);
   };
-  sending = round().then(() => { sending = null; });
+  sending = alone(round).then((sent) => {
+    sending = null;
+    if (!sent) { clearTimeout(timer); timer = setTimeout(flush, RETRY); }  // another tab is sending them
+  });
   return sending;
 }
 
 function sendNext() {
   const item = sendable();
   clearTimeout(timer);
-  if (!item) { wait = 0; render(); return Promise.resolve(); }
+  if (!item || (!navigator.locks && !renew())) { wait = 0; render(); return Promise.resolve(); }
   state.current = item.key;
   render();
   return deliver(item).then((result) => {
@@ -108,14 +135,19 @@ function sendNext() {
       return;
     }
     online();
-    if (result.kind === "saved") {
+    if (result.kind === "taken" && same(result.yours, result.recorded)) {
+      // The hand recorded is this very one (another phone entered it too): nothing to choose.
+      drop(item.key);
+      if (result.next !== null) { heard(item.match, result.next); }
+      notice(says.already.replace("{hand}", label(item)));
+    } else if (result.kind === "saved") {
       landed[item.key] = result.location;
       drop(item.key);
       if (item.kind === "record") { heard(item.match, item.number + 1); }
     } else {
       if (result.next !== null) { heard(item.match, result.next); }
       update(item.key, { state: result.kind, message: result.message, recorded: result.recorded,
-                         yours: result.yours, next: result.next });
+                         yours: result.yours, next: result.next, lang: document.documentElement.lang });
     }
     return sendNext();
   });
@@ -127,6 +159,7 @@ function online() {
   reconnected();
 }
 function reconnected() {
+  network.online();
   state.offlineSince = null;
   if (!state.note.key) { state.note = { text: "", key: null }; }
   render();
@@ -136,6 +169,7 @@ function offline() {
     const seen = lastAnswered();
     state.offlineSince = seen > 0 ? seen : Date.now();
   }
+  network.offline(says);
   render();
 }
 
@@ -163,6 +197,11 @@ function discard(key) {
   refresh();
 }
 
+function understood() {
+  state.lost = false;
+  render();
+}
+
 function refresh() {
   handForms().forEach(follow);
   render();
@@ -174,7 +213,8 @@ function save(event) {
   const form = event.target;
   if (!form.matches || !form.matches("form[data-outbox]")) { return; }
   event.preventDefault();
-  if (form.dataset.saving) { return; }  // a second tap while the first is on its way
+  // A second tap while the first is on its way, or on the form drawn afresh for the next hand.
+  if (form.dataset.saving || form.dataset.untouched) { return; }
   form.dataset.saving = "1";
   const item = fromForm(form), earlier = load().some((other) => other.match === item.match);
   if (put(item)) {
@@ -208,7 +248,7 @@ function settle(form, item, earlier) {
   }
   // Kept: for want of a connection, or behind a hand that waits for the player's choice (shown above).
   state.note = { text: state.offlineSince === null ? "" : says.kept.replace("{hand}", label(item)), key: item.key };
-  if (item.kind === "record") { restart(form); } else { prepare(form); }
+  if (item.kind === "record") { restart(form); nextContract(form, item, state.note); } else { prepare(form); }
   render();
   window.scrollTo(0, 0);
 }
@@ -221,16 +261,30 @@ export function start(outbox) {
   says = panel.dataset;
   usable = openStore();
   document.addEventListener("submit", save);
+  document.addEventListener("input", touched);
+  document.addEventListener("change", touched);
+  document.addEventListener("click", network.guard);
+  document.addEventListener("scorekeeper:updated", () => { if (state.offlineSince !== null) { network.offline(says); } render(); });
   handForms().forEach(remember);
   document.addEventListener("DOMContentLoaded", () => { handForms().forEach(prepare); });
   document.addEventListener("scorekeeper:online", () => { online(); flush(); });
   document.addEventListener("scorekeeper:offline", offline);
   // The phone's network is back (the server may not be yet): with nothing to send, there is nothing to say.
-  window.addEventListener("online", () => { if (!sendable()) { reconnected(); } flush(); });
+  window.addEventListener("online", () => { if (!sendable()) { reconnected(); } network.leaveOfflinePage(); flush(); });
   window.addEventListener("offline", offline);
-  window.addEventListener("storage", (event) => { if (event.key === HANDS) { refresh(); } });
+  window.addEventListener("storage", (event) => {
+    // null: another tab cleared the storage (a tab's own changes are traced as it makes them).
+    if (event.key === null) { state.lost = state.lost || lost() > 0; }
+    if (event.key === HANDS || event.key === null) { refresh(); }
+    if (event.key === SEEN && state.offlineSince !== null) { reconnected(); }  // another tab heard the server
+  });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { flush(); } });
   if (navigator.onLine === false) { offline(); }
+  state.lost = usable && lost() > 0;
+  const note = usable ? carried() : null;
+  if (note) { state.note = note; }
+  if (usable) { relanguage().then((asked) => { if (asked) { refresh(); } }); }
   render();
+  network.leaveOfflinePage();
   flush();
 }

@@ -1,12 +1,11 @@
 // What the outbox says at the top of the page (templates/match/_outbox.html brings its sentences): since when
 // the phone is offline, the hands waiting to send, and each hand that waits for the player's choice.
+import { phoneTime } from "../times.js";
 import { load } from "./hands.js";
 
 export function label(item) { return item.label.replace("{n}", item.number); }
 
-function clock(ms) {
-  return new Date(ms).toLocaleTimeString([], { timeStyle: "short" });
-}
+function clock(ms) { return phoneTime(new Date(ms)); }
 
 // "… hands waiting to send": the page brings the sentence for each plural category of its language.
 function waiting(says, count) {
@@ -50,7 +49,8 @@ function choice(panel, item, choices) {
 }
 
 // state: offlineSince (ms or null), current (the key being sent), note (what the last Save did, said
-// until that hand is sent: { text, key }); choices: moveOn(key) and discard(key).
+// until that hand is sent: { text, key }), notices (sentences shown for a while), lost (the list was
+// found cleared); choices: moveOn(key), discard(key) and understood().
 export function draw(panel, state, choices) {
   const says = panel.dataset, items = load(), queued = items.filter((item) => item.state === "waiting");
   if (state.note.key && !queued.some((item) => item.key === state.note.key)) { state.note = { text: "", key: null }; }
@@ -58,13 +58,21 @@ export function draw(panel, state, choices) {
   if (state.offlineSince !== null) {
     const since = says.offline.replace("{time}", clock(state.offlineSince));
     add(panel, "p", "offline", document.body.dataset.live ? since + " " + says.stale : since);
+    add(panel, "p", "muted", says.languageWaits).id = "language-waits";
+  }
+  if (state.lost) {
+    const box = add(panel, "div", "card choice lost");
+    add(box, "p", "", says.lost);
+    add(add(box, "p", "actions"), "button", "button", says.understood).addEventListener("click", choices.understood);
   }
   if (state.note.text) { add(panel, "p", "kept", state.note.text); }
+  state.notices.forEach((said) => { add(panel, "p", "kept already", said.text); });
   if (queued.length) {
     add(panel, "h2", "", waiting(says, queued.length));
     const list = add(panel, "ul", "waiting");
     queued.forEach((item) => {
-      add(list, "li", "", item.key === state.current ? label(item) + " · " + says.sending : label(item));
+      const line = add(list, "li", "", item.key === state.current ? label(item) + " · " + says.sending : label(item));
+      if (item.counts) { add(line, "span", "counts", item.counts); }
     });
   }
   items.forEach((item) => { if (item.state !== "waiting") { choice(panel, item, choices); } });

@@ -1,0 +1,168 @@
+"""Results the table agrees, in the browser: "Agreed" from each player's phone, the lock, each hand's OK.
+
+The match page shows the agreement card under its score sheet (``agreement_card``, called by the sheet's
+frame); a locked match's forms are for the club's admin only, with a reason (``change_reason``, in every
+hand form), and any other phone's write is answered 403 with one sentence.
+"""
+
+from __future__ import annotations
+
+from datetime import timezone
+
+from babel.dates import format_datetime
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale, gettext as _
+from markupsafe import Markup
+
+from ...club import agreements, evening_results, results
+from ...i18n import translate
+from ...match import matches
+from ...models import Club, Match
+from ...refusals import Refusal
+from .. import links, rate_limits
+from ..api import matches as api_matches
+from ..errors import error_page
+from ..forms import TableForm
+from ..match import phone
+
+bp = Blueprint("agreements", __name__, url_prefix="/m/<public_id>")
+
+
+@bp.app_context_processor
+def agreement_numbers() -> dict[str, int]:
+    """The club's settings form offers these: the suggested number of agreements, and the most a club may ask."""
+    return {"suggested_agreements": agreements.SUGGESTED, "most_agreements": agreements.MOST_ASKED}
+
+
+def admin_key(match: Match) -> str | None:
+    """The admin key of the match's club, when this phone holds its current one."""
+    club = results.club_of(match)
+    return None if club is None else links.current_key(links.CLUB, club.public_id, club.admin_key_hash)
+
+
+def authority(match: Match, reason: str | None = None) -> matches.Authority:
+    """What this phone's write carries beyond the edit key: the club's admin key if it holds it, and why."""
+    return matches.Authority(admin_key(match), request.form.get("reason", "") if reason is None else reason)
+
+
+def may_change(match: Match) -> bool:
+    """Whether this phone may change the match's hands: it is neither locked nor of a closed evening, or this
+    phone runs its club."""
+    if match.club_id is None or admin_key(match) is not None:
+        return True
+    return not agreements.is_locked(match) and evening_results.closed_evening_of(match) is None
+
+
+def refuse_locked(match: Match) -> None:
+    """Answer 403 with the lock's sentence when the match is locked (or its evening closed) and this phone does
+    not run its club."""
+    if not may_change(match):
+        closed = evening_results.closed_evening_of(match)
+        abort(locked(evening_results.Closed(evening_results.title_of(closed)) if closed is not None
+                     else agreements.Locked(agreements.names(agreements.agreements(match)))))
+
+
+@bp.app_errorhandler(agreements.Locked)
+def locked(err: agreements.Locked) -> Response:
+    """A write to a locked match without the club's admin key: 403, a page or the API's JSON error.
+
+    The edit key was right, so the refusal is not counted as a wrong key; a wrong admin key sent with it
+    (the API's Club-Admin-Key) still is, or the lock would let anyone guess the admin key without limit.
+    """
+    if not request.headers.get(api_matches.ADMIN_KEY_HEADER, "").strip():
+        rate_limits.not_a_wrong_key()
+    return error_page(403, translate(err.reason))
+
+
+@bp.post("/agree")
+def agree(public_id: str):
+    """This phone's player agrees to the finished match ("I am Ann: Agreed")."""
+    match = phone.editable(public_id)
+    if not TableForm(request.form).validate():
+        flash(_("The page was open too long; please try again."))
+    else:
+        try:
+            agreements.agree(public_id, request.form.get("seat", type=int), links.phone_key())
+            flash(_("Agreed. Thank you."))
+        except (matches.Conflict, Refusal) as err:
+            flash(translate(err.reason))
+    return redirect(url_for("pages.match", public_id=match.public_id, _anchor="agreement"))
+
+
+@bp.post("/hands/<int:number>/ok")
+def confirm(public_id: str, number: int):
+    """The next seat's OK to a hand's settlement, as the page showed it."""
+    match = phone.editable(public_id)
+    if not TableForm(request.form).validate():
+        flash(_("The page was open too long; please try again."))
+    else:
+        try:
+            match, seat = agreements.confirm(public_id, number)
+            flash(_("Hand %(n)s confirmed by %(name)s.", n=number, name=match.players[seat]))
+        except (matches.Conflict, Refusal) as err:
+            flash(translate(err.reason))
+        except matches.NotFound:
+            abort(404)
+    return redirect(url_for("pages.match", public_id=match.public_id, _anchor="hand-ok"))
+
+
+def agreed_line(match: Match) -> str | None:
+    """What a printed sheet says of who agreed and when, in the club's time zone; None before anyone agreed."""
+    agreed = agreements.agreements(match) if match.club_id is not None else []
+    if not agreed:
+        return None
+    last = max(one.at for one in agreed)
+    last = last if last.tzinfo else last.replace(tzinfo=timezone.utc)  # SQLite hands it back without its zone
+    zone = results.zone_info(results.zone_of(match.club_id))
+    when = format_datetime(last, "d MMM yyyy HH:mm", tzinfo=zone, locale=get_locale())
+    return _("Agreed by %(names)s on %(when)s", names=agreements.names(agreed), when=when)
+
+
+@bp.app_template_global()
+def agreement_card(match: Match) -> Markup:
+    """The match's agreement and the next seat's OK, under its score sheet (nothing for a casual match)."""
+    if match.club_id is None:
+        return Markup("")
+    closed = evening_results.closed_evening_of(match)
+    note = Markup(render_template("match/_evening_closed.html", sentence=translate(
+        evening_results.Closed(evening_results.title_of(closed)).reason))) if closed is not None else Markup("")
+    played = matches.cached_replay(match)
+    agreement = agreements.state_of(match, played)
+    unconfirmed = agreements.unconfirmed(match)
+    if not agreement.asked and not unconfirmed:
+        return note
+    editing = phone.can_edit(match)
+    admin = admin_key(match) is not None
+    own = links.phone_key(make=False) if editing else None  # made with the phone's first "Agreed"
+    mine = agreements.seat_of(match, agreements.phone_of(own)) if own else None
+    first = unconfirmed[0] if unconfirmed else None
+    hand = played.hands[first - 1] if first is not None else None
+    return note + Markup(render_template(
+        "match/_agreement.html", match=match, agreement=agreement, editing=editing, admin=admin, mine=mine,
+        hand=hand, confirmer=match.players[agreements.next_seat(match, hand)] if hand else None,
+        waiting=len(unconfirmed), summary=played.summary(), token_form=TableForm()))
+
+
+@bp.app_template_global()
+def not_agreed_count(club: Club) -> int:
+    """How many of the club's finished matches are not yet locked by their players' agreement (0: none asked)."""
+    return agreements.not_agreed_count(club)
+
+
+@bp.app_template_global()
+def not_agreed(club: Club, played: list[Match]) -> set[int]:
+    """Which of these club matches are finished but not yet agreed (row ids), for a mark beside each."""
+    return agreements.not_agreed_among(club, played)
+
+
+@bp.app_template_global()
+def change_reason() -> Markup:
+    """The Reason field of a hand form, for the admin changing a locked match (nothing otherwise)."""
+    public_id = (request.view_args or {}).get("public_id")
+    match = matches.find(public_id) if isinstance(public_id, str) else None
+    if match is None or match.club_id is None or not agreements.is_locked(match):
+        return Markup("")
+    sent = request.form.get("reason", "") if request.method == "POST" else ""
+    missing = request.method == "POST" and not sent.strip()
+    return Markup(render_template("match/_change_reason.html", reason=sent, missing=missing, limit=agreements.REASON_LIMIT,
+                                  agreed=agreements.names(agreements.agreements(match))))

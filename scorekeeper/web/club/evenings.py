@@ -1,0 +1,276 @@
+"""A club's planned evenings in the browser: "I'm in" from the club link, the admin's plans and the door, the calendar.
+
+A phone says once who it is at the club (one roster player per club, kept in its session) and
+answers with its own key (one per phone, in the session too): only that phone or the admin changes
+the answer. The club page is kept per club state; the phone's own evening card is drawn into it
+on each request.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
+from icalendar import Calendar, Event
+
+from ...club import evenings, service as clubs
+from ...i18n import translate
+from ...links import new_key
+from ...match import matches
+from ...models import Club, Evening
+from ...refusals import Refusal
+from .. import links
+from ..errors import error_page
+from ..forms import TableForm
+from . import phone as club_phone
+from .forms import AnswerForm, MeForm, PlanEditForm, PresentForm, with_roster
+
+bp = Blueprint("club_evenings", __name__, url_prefix="/c/<public_id>")
+ME, PHONE = "me", "phone"  # session keys: the player this phone is per club, and the phone's own key
+CARD = b"<!-- the phone's own evening card -->"
+
+
+# -- what a phone keeps ---------------------------------------------------------------------------------
+
+
+def me(public_id: str) -> int | None:
+    """The roster player this phone said it is at the club, if any."""
+    found = session.get(ME, {}).get(public_id)
+    return found if isinstance(found, int) else None
+
+
+def be(public_id: str, player_id: int | None) -> None:
+    """Keep who this phone is at the club (None forgets it); only clubs this phone still lists are kept."""
+    listed = set(links.opened(links.CLUB)) | {public_id}
+    kept = {pid: player for pid, player in session.get(ME, {}).items() if pid in listed and pid != public_id}
+    if player_id is not None:
+        kept[public_id] = player_id
+    session[ME] = kept
+    session.permanent = True
+
+
+def phone_key() -> str:
+    """This phone's own key, made on its first answer."""
+    if not isinstance(session.get(PHONE), str):
+        session[PHONE] = new_key()
+        session.permanent = True
+    return session[PHONE]
+
+
+# -- the club page's card ---------------------------------------------------------------------------------
+
+
+def with_card(public_id: str, page: bytes | str) -> bytes:
+    """The club page with this phone's evening card in place of its marker."""
+    body = page.encode() if isinstance(page, str) else page
+    if CARD not in body:
+        return body
+    club = club_phone.club_or_404(public_id)
+    return body.replace(CARD, card(club).encode(), 1)
+
+
+def card(club: Club, me_form: MeForm | None = None) -> str:
+    """The next evening: when and where, who comes, and this phone's answer (or the roster to say who it is)."""
+    evening = evenings.next_evening(club)
+    roster = clubs.roster(club)
+    mine = me(club.public_id)
+    player = next((p for p in roster if p.id == mine), None)
+    said = None
+    if evening is not None and player is not None:
+        said = next((row.answer for row in evenings.attendance(evening) if row.player_id == player.id), None)
+    form = me_form or MeForm()
+    with_roster([form.player], roster, _("Pick your name"))
+    return render_template("club/_evening_card.html", club=club, evening=evening, roster=roster, player=player,
+                           said=said, answers=evenings.answers(club, evening) if evening else None, me_form=form,
+                           answer_form=AnswerForm(), webcal=webcal(club))
+
+
+def webcal(club: Club) -> str:
+    """The feed's address for a calendar to follow (webcal://, which phones open in their calendar)."""
+    return "webcal://" + url_for("club_evenings.feed", public_id=club.public_id, _external=True).split("://", 1)[1]
+
+
+@bp.post("/me")
+def pick_me(public_id: str):
+    """This phone says who it is at the club."""
+    club = club_phone.club_or_404(public_id)
+    form = MeForm(request.form)
+    with_roster([form.player], clubs.roster(club))
+    if not form.validate():
+        abort(error_page(422, _("Pick your name from the roster."),
+                         correct_url=url_for("clubs.club", public_id=public_id), correct_text=_("Open the club")))
+    be(public_id, int(form.player.data))
+    return redirect(url_for("clubs.club", public_id=public_id, _anchor="next-evening"))
+
+
+@bp.post("/me/forget")
+def forget_me(public_id: str):
+    """This phone is someone else, or nobody, at the club."""
+    club_phone.club_or_404(public_id)
+    if TableForm(request.form).validate():  # only the token
+        be(public_id, None)
+    return redirect(url_for("clubs.club", public_id=public_id, _anchor="next-evening"))
+
+
+@bp.post("/evenings/<int:evening_id>/answer")
+def answer(public_id: str, evening_id: int):
+    """I'm in, or not this time, for the player this phone is."""
+    club = club_phone.club_or_404(public_id)
+    evening = found(club, evening_id)
+    form = AnswerForm(request.form)
+    back = url_for("clubs.club", public_id=public_id, _anchor="next-evening")
+    player = me(public_id)
+    if not form.validate() or player is None:
+        abort(error_page(422, _("Say who you are first, then tap your answer."), correct_url=back,
+                         correct_text=_("Open the club")))
+    try:
+        evenings.answer(club, evening, player, form.coming.data == "in", phone_key())
+    except evenings.NotYours as err:
+        abort(error_page(403, translate(err.reason), correct_url=back, correct_text=_("Open the club")))
+    except (Refusal, matches.Conflict) as err:
+        abort(error_page(422 if isinstance(err, Refusal) else 409, translate(err.reason), correct_url=back,
+                         correct_text=_("Open the club")))
+    except matches.NotFound:  # the player left the roster since
+        be(public_id, None)
+        return redirect(back)
+    return redirect(back)
+
+
+def found(club: Club, evening_id: int) -> Evening:
+    try:
+        return evenings.evening_of(club, evening_id)
+    except matches.NotFound:
+        abort(error_page(404, _("There is no such evening at this club.")))
+
+
+# -- the calendar -----------------------------------------------------------------------------------------
+
+
+@bp.get("/evenings.ics")
+def feed(public_id: str):
+    """The club's evenings as an iCalendar feed, for a phone's calendar to follow."""
+    club = club_phone.club_or_404(public_id)
+    since = clubs.today(club) - timedelta(days=FEED_DAYS_BACK)
+    body = calendar(club, evenings.planned(club, limit=FEED_MOST, since=since),
+                    url_for("clubs.club", public_id=club.public_id, _external=True), request.host.split(":")[0])
+    answer = Response(body, content_type="text/calendar; charset=utf-8")
+    answer.headers["Content-Disposition"] = 'inline; filename="evenings.ics"'
+    return answer
+
+
+FEED_DAYS_BACK, FEED_MOST = 366, 500  # the evenings of the last year, and those to come
+LASTS = timedelta(hours=3)  # an evening's length in a calendar, when only its start is known
+
+
+def calendar(club: Club, planned: list[Evening], page: str, host: str) -> bytes:
+    """The evenings as iCalendar: one event each, a start in the club's zone (with its VTIMEZONE), or all day."""
+    feed = Calendar()
+    feed.add("prodid", "-//Scorekeeper//Club evenings//EN")
+    feed.add("version", "2.0")
+    feed.add("calscale", "GREGORIAN")
+    feed.add("x-wr-calname", club.name)
+    zone = ZoneInfo(club.time_zone or "UTC")
+    stamp = datetime.now(timezone.utc).replace(microsecond=0)
+    for evening in planned:
+        event = Event()
+        event.add("uid", f"evening-{evening.id}-{club.public_id}@{host}")
+        event.add("dtstamp", stamp)
+        if evening.starts_at is None:
+            event.add("dtstart", evening.day)
+            event.add("dtend", evening.day + timedelta(days=1))
+        else:
+            event.add("dtstart", datetime.combine(evening.day, evening.starts_at, tzinfo=zone))
+            event.add("duration", LASTS)
+        event.add("summary", f"{club.name} · {evening.name}" if evening.name else club.name)
+        if evening.place:
+            event.add("location", evening.place)
+        if evening.note:
+            event.add("description", evening.note)
+        event.add("url", f"{page}#evening-{evening.id}")
+        feed.add_component(event)
+    if planned and club.time_zone:
+        feed.add_missing_timezones(first_date=date(planned[0].day.year - 1, 1, 1),
+                                   last_date=date(planned[-1].day.year + 2, 1, 1))
+    return feed.to_ical()
+
+
+# -- the admin: one evening and its door ------------------------------------------------------------------
+
+
+def edit_page(club: Club, evening: Evening, form: PlanEditForm | None = None, status: int = 200) -> tuple[str, int]:
+    """A planned evening's own admin page: its plan to change or delete, and who is there at the door."""
+    if form is None:
+        form = PlanEditForm(prefix="plan-", data={
+            "day": evening.day, "starts_at": evening.starts_at.strftime("%H:%M") if evening.starts_at else "",
+            "place": evening.place, "note": evening.note, "name": evening.name})
+    return render_template("club/evening.html", club=club, evening=evening, form=form,
+                           answers=evenings.answers(club, evening), roster=clubs.roster(club),
+                           token_form=PresentForm(), played=evenings.played(club, evening)), status
+
+
+@bp.get("/admin/evenings/<int:evening_id>")
+def edit(public_id: str, evening_id: int):
+    club = club_phone.administered(public_id)
+    return edit_page(club, found(club, evening_id))
+
+
+@bp.post("/admin/evenings/<int:evening_id>")
+def change(public_id: str, evening_id: int):
+    club = club_phone.administered(public_id)
+    evening = found(club, evening_id)
+    form = PlanEditForm(request.form, prefix="plan-")
+    if form.validate():
+        try:
+            evenings.update(club, evening.id, day=form.day.data, starts_at=form.starts_at.data or None,
+                            place=form.place.data or "", note=form.note.data or "", name=form.name.data or "")
+        except Refusal as err:
+            form.refuse(err)
+        except matches.Conflict as err:
+            form.form_errors.append(translate(err.reason))
+        else:
+            flash(_("Evening saved."))
+            return redirect(url_for("club_evenings.edit", public_id=public_id, evening_id=evening.id))
+    return edit_page(club, evening, form, 422)
+
+
+@bp.post("/admin/evenings/<int:evening_id>/delete")
+def remove(public_id: str, evening_id: int):
+    club = club_phone.administered(public_id)
+    evening = found(club, evening_id)
+    if TableForm(request.form).validate():
+        try:
+            evenings.delete(club, evening.id)
+        except Refusal as err:
+            flash(translate(err.reason))
+            return redirect(url_for("club_evenings.edit", public_id=public_id, evening_id=evening.id))
+        flash(_("Evening deleted."))
+    return redirect(url_for("club_admin.admin", public_id=public_id, _anchor="planned"))
+
+
+@bp.post("/admin/evenings/<int:evening_id>/present")
+def present(public_id: str, evening_id: int):
+    """One tap at the door: the player is here, or no longer marked so."""
+    club = club_phone.administered(public_id)
+    evening = found(club, evening_id)
+    form = PresentForm(request.form)
+    back = request.form.get("back") == "admin"
+    if form.validate():
+        try:
+            evenings.mark_present(club, evening, form.player.data, form.present.data == "1")
+        except matches.NotFound:
+            flash(_("That player is no longer on the roster."))
+    there = url_for("club_admin.admin", public_id=public_id, _anchor="door") if back else \
+        url_for("club_evenings.edit", public_id=public_id, evening_id=evening.id, _anchor="door")
+    return redirect(there)
+
+
+def door_of(club: Club, evening: Evening | None) -> dict[str, Any] | None:
+    """What the admin page's door list needs: the evening, the roster, who said in and who is marked present."""
+    if evening is None:
+        return None
+    answers = evenings.answers(club, evening)
+    return {"evening": evening, "coming": {p.id for p in answers.coming},
+            "not_coming": {p.id for p in answers.not_coming}, "present": {p.id for p in answers.present}}
