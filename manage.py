@@ -7,7 +7,8 @@ Each command first compiles the translations (translations/*/LC_MESSAGES/message
     python3 manage.py serve   production: migrate the database once, then gunicorn with several workers on :8000
     python3 manage.py test    install into .venv (with the test tools) if needed, then run the whole test suite,
                               on SQLite and then on PostgreSQL (SCOREKEEPER_TEST_POSTGRES_URL), with a Redis
-                              (SCOREKEEPER_TEST_REDIS_URL, else one started on a free port for the run)
+                              (SCOREKEEPER_TEST_REDIS_URL, else one started on a free port for the run),
+                              spread over the machine's cores (pytest-xdist, at most four workers)
 
 Extra arguments go to the server (``run --host 0.0.0.0 --port 8000``) or to pytest (``test -k barbu``).
 
@@ -33,6 +34,8 @@ STAMP = VENV / ".installed"
 # The suite runs a second time against this PostgreSQL database (a local server, trust auth).
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 POSTGRES_CHECK = "import sqlalchemy, sys; sqlalchemy.create_engine(sys.argv[1]).connect().close()"
+# Test workers at most: past four, the browser tests (all on one worker, one after another) set the pace.
+MAX_WORKERS = 4
 # The rate-limit tests share counts between two servers through this Redis; one is started when none answers.
 REDIS_URL = os.environ.get("SCOREKEEPER_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 # The one translation compiler (scorekeeper/i18n.py), run in .venv where Babel is installed.
@@ -109,11 +112,22 @@ def test(args: list[str]) -> int:
             + (", which fails in CI" if os.environ.get("CI") else ""))
     env = {**os.environ, **({"SCOREKEEPER_TEST_REDIS_URL": redis_url} if redis_url else {})}
     try:
-        return run_suites([str(PYTHON), "-m", "pytest", *args], env)
+        return run_suites([str(PYTHON), "-m", "pytest", *spread(args), *args], env)
     finally:
         if redis is not None:
             redis.terminate()
             redis.wait()
+
+
+def spread(args: list[str]) -> list[str]:
+    """pytest-xdist options: one worker per core, at most four, unless the arguments choose (-n, -p no:xdist).
+
+    tests/conftest.py keeps each test file on one worker and every browser test on the same one.
+    """
+    if any(arg.startswith(("-n", "--numprocesses")) or arg == "no:xdist" for arg in args):
+        return []
+    workers = min(os.cpu_count() or 1, MAX_WORKERS)
+    return ["-n", str(workers), "--dist", "loadgroup"] if workers > 1 else []
 
 
 def run_suites(pytest: list[str], env: dict[str, str]) -> int:

@@ -24,6 +24,8 @@ from urllib.parse import urlsplit
 TEST_SYSTEM_PACKAGES = {
     # tests/test_pdf.py and test_access.py read the text of the printed score sheets with pdftotext.
     "pdftotext": "poppler-utils",
+    # tests/test_club_table_cards.py reads the QR code printed on each table card back with zbarimg.
+    "zbarimg": "zbar-tools",
     # tests/browser/ drive Debian's Chromium through Playwright (never `playwright install`).
     "chromium": "chromium",
     # The browser tests' screenshots show the symbols the pages use (♠ ♥ ♦ ♣ ★ ☾ 🥚), not empty boxes;
