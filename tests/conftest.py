@@ -14,7 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import setup_system
-from helpers.compiled import share_compiled_templates
+from helpers.compiled import share_compiled_rules, share_compiled_templates
 from helpers.databases import FILE_NAME, POSTGRES_URL, PostgresServer, PostgresTemplate, SQLiteTemplate, Template
 from helpers.servers import Server, two_servers
 from scorekeeper.app import create_app
@@ -59,8 +59,20 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path) -> str:
 
 
 def pytest_sessionstart(session) -> None:
-    """Compile the translations (.mo files are built, not committed) when missing or older than the .po."""
+    """Compile the translations (.mo files are built, not committed) when missing or older than the .po,
+    and let every app of the run share the code werkzeug generates to build its URLs."""
     compile_catalogs()
+    share_compiled_rules()
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, when installed
+def pytest_xdist_make_scheduler(config, log):
+    """Spread over workers with --dist loadgroup (manage.py test does): see helpers/workers.py."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from helpers.workers import FilesAndBrowsers
+
+    return FilesAndBrowsers(config, log)
 
 
 def pytest_collection_modifyitems(config, items) -> None:

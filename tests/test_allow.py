@@ -31,14 +31,19 @@ def declared(item: dict[str, Any]) -> set[str]:
 
 @pytest.fixture
 def values(client: FlaskClient) -> dict[str, str]:
-    """A real match with a hand, a real club with a player: every path parameter of the document, filled."""
+    """A real match with a hand, a real club with a player, a season and an evening: every path parameter of the
+    document, filled."""
     match = create_match(client, "kozyol")
     play(client, match, {"points": [75, 45]})
     club = client.post("/api/v1/clubs", json={"name": "Sunday table"}).get_json()
     player = client.post(f"/api/v1/clubs/{club['id']}/players", json={"name": PLAYERS[0]},
                          headers=bearer(club["admin_key"])).get_json()
+    season = client.post(f"/api/v1/clubs/{club['id']}/seasons", headers=bearer(club["admin_key"]),
+                         json={"name": "Winter", "starts": "2026-12-01", "ends": "2027-02-28"}).get_json()
+    evening = client.post(f"/api/v1/clubs/{club['id']}/planned-evenings", headers=bearer(club["admin_key"]),
+                          json={"day": "2099-12-05"}).get_json()["evenings"][0]
     return {"public_id": match["id"], "number": "1", "club_id": club["id"], "player_id": str(player["id"]),
-            "day": "2026-12-05"}
+            "day": "2026-12-05", "season_id": str(season["id"]), "evening_id": str(evening["id"])}
 
 
 def test_every_documented_path_allows_what_the_document_declares(client: FlaskClient, values: dict[str, str]):

@@ -487,7 +487,7 @@ def test_the_standings_pdf_holds_the_page_figures(app: Flask, client: FlaskClien
     barbu_match(app, client, club)
     answer = client.get(f"/c/{club}/standings.pdf")
     assert answer.status_code == 200 and answer.mimetype == "application/pdf"
-    assert answer.headers["Content-Disposition"].startswith('inline; filename="club-')
+    assert answer.headers["Content-Disposition"].startswith('inline; filename="Les-Dimanches-All-time-20')
     path = save(tmp_path, answer.data)
     assert pages(path) == 1 and "A4" in info(path)["Page size"]
     width, height = map(float, re.findall(r"[\d.]+", info(path)["Page size"])[:2])

@@ -326,6 +326,17 @@ def test_the_switcher_is_remembered_across_requests(app):
     assert '<html lang="en">' in phone.get("/").text
 
 
+def test_a_live_redraw_in_flight_does_not_undo_a_language_chosen_meanwhile(client, app):
+    made = create_match(client, "barbu", BARBU, {"first_declarer": "Ann"})
+    phone = app.test_client()
+    phone.get(made["edit_url"].split("localhost", 1)[1])
+    phone.get(f"/m/{made['id']}")  # the visit that makes the page's form token
+    redraw = phone.get(f"/m/{made['id']}", headers={"Accept": "text/html", "X-Live-Redraw": "1"})
+    assert redraw.status_code == 200 and "Set-Cookie" not in redraw.headers, "a redraw would send back an old session"
+    visit = phone.get(f"/m/{made['id']}")
+    assert "Set-Cookie" in visit.headers, "a visit still puts the match on top of the phone's list"
+
+
 def test_switcher_links_every_language_and_marks_the_current_one(app):
     phone = app.test_client()
     page = phone.get("/new/hearts", headers={"Accept-Language": "fr"}).text

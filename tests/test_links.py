@@ -46,5 +46,5 @@ def test_doubles_are_asked_in_calling_order_from_the_declarers_left(app):
     assert doublers == sorted(doublers), "Dee (left of Cid), then Ann, then Bob"
     assert "Cid doubles" not in form  # the declarer only redoubles
     first_row = form[doublers[0]:doublers[1]]
-    targets = [first_row.index(f"<legend>{name}") for name in ("Ann", "Bob", "Cid")]
+    targets = [first_row.index(f'<legend title="{name}">{name}') for name in ("Ann", "Bob", "Cid")]
     assert targets == sorted(targets), "whom Dee may double, in the same order, the declarer last"

@@ -484,3 +484,30 @@ def test_sheet_css_sets_no_font_features():
     css = (Path(__file__).resolve().parent.parent / "static" / "sheet.css").read_text()
     rules = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
     assert "font-variant" not in rules and "font-feature-settings" not in rules
+
+
+def test_the_collector_waits_for_a_render_and_resumes_after_it_however_it_ends(app, monkeypatch):
+    """A render runs without the cyclic collector walking the whole process, and never leaves it off."""
+    import gc
+
+    from weasyprint import HTML
+
+    seen: list[bool] = []
+    real = HTML.write_pdf
+
+    def watched(self, *args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(HTML, "write_pdf", watched)
+    with app.test_request_context():
+        assert pdf.html_to_pdf("<p>a sheet</p>", app.static_folder).startswith(b"%PDF")
+    assert seen == [False] and gc.isenabled()
+
+    def broken(self, *args, **kwargs):
+        raise RuntimeError("the layout failed")
+
+    monkeypatch.setattr(HTML, "write_pdf", broken)
+    with app.test_request_context(), pytest.raises(RuntimeError):
+        pdf.html_to_pdf("<p>a sheet</p>", app.static_folder)
+    assert gc.isenabled()

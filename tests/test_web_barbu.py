@@ -108,7 +108,7 @@ def section(page: str, start: str, end: str = "</section>") -> str:
 
 
 def standings(page: str) -> dict[str, int]:
-    found = re.findall(r'<span class="name">([^<]*)</span>\s*<span class="total">(-?\d+)</span>', page)
+    found = re.findall(r'<span class="name"[^>]*>([^<]*)</span>\s*<span class="total">(-?\d+)</span>', page)
     return {html.unescape(name): int(total) for name, total in found}
 
 
@@ -366,7 +366,7 @@ def test_every_contract_through_its_form_shows_scores_and_totals(client):
     assert "Ann declares" in text(page)
     panel = text(section(page, '<section class="card next"'))
     assert "Hand 8 of 28" in panel and "Declarer Bob Deals Ann Cuts Dee" in panel
-    leaders = re.findall(r'<li class="leader">\s*<span class="name">([^<]*)</span>', page)
+    leaders = re.findall(r'<li class="leader">\s*<span class="name"[^>]*>([^<]*)</span>', page)
     assert leaders == [ANN], "the leader is marked in the standings"
     hands = state(client, match_id)["hands"]
     assert [h["contract"] for h in hands] == [c for c, *_ in BLOCK]

@@ -67,6 +67,14 @@ def error_beside(page: str, name: str) -> str:
     return html.unescape(found.group(1))
 
 
+def asked(page: str) -> tuple[str, str]:
+    """Save's question about rows left empty, and the rows it asked about (sent back with the next Save)."""
+    question = re.search(r'<p class="ask-empty warn" id="err-empty"[^>]*>([^<]*)</p>', page)
+    rows = re.search(r'<input type="hidden" name="empty_ok" value="([^"]*)">', page)
+    assert question and rows, "no question about empty rows"
+    return html.unescape(question.group(1)), rows.group(1)
+
+
 def value_of(page: str, name: str) -> str:
     found = re.search(rf'name="{name}" type="number"[^>]*\n?\s*value="([^"]*)"', page)
     assert found, f"no field {name}"
@@ -173,7 +181,7 @@ def test_the_hand_page_has_a_row_per_player_the_counter_and_the_moon_choice(clie
     text = page.text
     for seat, name in enumerate(SIX):
         assert f'data-seat="{seat}" data-name="{name}"' in text
-        assert value_of(text, f"hearts_{seat}") == "0"
+        assert value_of(text, f"hearts_{seat}") == ""  # empty, not 0: a row nobody touched is told apart
         assert checked(text, f"black_marias_{seat}") == ["0"]
         assert f'name="black_marias_{seat}" type="radio" value="2"' in text
         assert f'name="rest_to" type="radio" value="{seat}"' in text
@@ -208,21 +216,37 @@ def test_the_rest_goes_to_the_player_ticked(client):
     assert totals(client, match_id) == [18, 0, 7, 3, 2, 22]
 
 
-def test_a_typed_count_is_never_replaced_by_the_rest(client):
+def test_the_rest_replaces_a_typed_count_as_the_page_shows_it(client):
     match_id = start(client)
-    # Fay's row says 3 and she is ticked as taking the rest, 9: the table has to say which is right.
-    answer = enter(client, match_id, [5, 0, 7, 3, 2, 3], [1, 0, 0, 0, 0, 0], rest_to="5")
+    # Fay's row says 3 and she is ticked as taking the rest: she takes the 9 nobody else took, as the
+    # page's script shows on her row before Save.
+    saved(enter(client, match_id, [5, 0, 7, 3, 2, 3], [1, 0, 0, 0, 0, 0], rest_to="5"), match_id, 1)
+    assert state(client, match_id)["hands"][0]["entry"]["hearts"]["Fay"] == 9
+
+
+def test_a_row_left_empty_is_asked_about_once_then_recorded_as_none(client):
+    """docs/rules.md 3.3: 22 hearts are legal for 6 players; a row nobody touched is asked about, not taken as 0."""
+    match_id = start(client)
+    answer = enter(client, match_id, [5, 0, 7, None, 2, 8], [1, 0, 0, 0, 0, 1])
     assert answer.status_code == 422
-    assert error_beside(answer.text, "hearts") == (
-        "Fay has 3 hearts typed in but would take the rest, 9: clear the count or untick “Took the rest”.")
-    assert value_of(answer.text, "hearts_5") == "3" and checked(answer.text, "rest_to") == ["5"]
+    assert asked(answer.text) == ("Dee: no hearts? Tap Save again to record none, or type the count.", "3")
+    assert value_of(answer.text, "hearts_3") == "" and value_of(answer.text, "hearts_5") == "8"
     assert state(client, match_id)["hands"] == []
+    saved(enter(client, match_id, [5, 0, 7, None, 2, 8], [1, 0, 0, 0, 0, 1], empty_ok="3"), match_id, 1)
+    assert totals(client, match_id) == [18, 0, 7, 0, 2, 21]
 
 
-def test_the_rest_goes_to_the_only_player_left_empty(client):
+def test_a_new_row_left_empty_is_asked_about_again(client):
     match_id = start(client)
-    saved(enter(client, match_id, [5, 0, 7, None, 2, 0], [1, 0, 0, 0, 0, 0]), match_id, 1)
-    assert totals(client, match_id) == [18, 0, 7, 25, 2, 0]
+    answer = enter(client, match_id, [5, 0, 7, None, None, 8], [1, 0, 0, 0, 0, 1], empty_ok="3")
+    assert answer.status_code == 422
+    assert asked(answer.text) == ("Dee, Eve: no hearts? Tap Save again to record none, or type the count.", "3,4")
+
+
+def test_rows_left_empty_beside_the_rest_count_none(client):
+    match_id = start(client)
+    saved(enter(client, match_id, [None, 6, None, None, None, None], rest_to="0"), match_id, 1)
+    assert totals(client, match_id) == [46, 6, 0, 0, 0, 0]
 
 
 def test_the_rest_is_everything_so_the_moon_choice_counts(client):
@@ -304,11 +328,12 @@ def test_too_many_black_marias_are_refused_beside_them(client):
     assert error_beside(answer.text, "black_marias") == "The Black Marias add up to 3; at most 2 can be taken."
 
 
-def test_two_rows_left_empty_are_refused(client):
+def test_rows_left_empty_with_too_few_hearts_get_the_rules_reason_first(client):
     match_id = start(client)
     answer = enter(client, match_id, [None, 3, None, 0, 0, 0])
     assert answer.status_code == 422
-    assert error_beside(answer.text, "hearts") == "Enter the hearts of Ann, or leave only one player's hearts empty."
+    assert error_beside(answer.text, "hearts") == ("The hearts add up to 3, but at least 20 are taken: a cancelled "
+                                                   "last trick loses at most 6 cards.")
     assert value_of(answer.text, "hearts_0") == "" and value_of(answer.text, "hearts_1") == "3"
 
 
@@ -366,7 +391,7 @@ def test_the_match_page_shows_columns_running_totals_closest_and_the_next_hand(c
     assert totals(client, match_id) == [44, 26, 33, 16, 28, 35]
     page = client.get(f"/m/{match_id}").text
     assert "<thead><tr><th>#</th>" in page
-    assert all(f"<th>{name}</th>" in page for name in SIX)
+    assert all(f'<th title="{name}">{name}</th>' in page for name in SIX)
     assert page.count('<tr id="hand-') == 2
     hand_1 = page[page.index('<tr id="hand-1">'):page.index('<tr id="hand-2">')]
     assert [int(n) for n in re.findall(r"Σ (-?\d+)", hand_1)] == [18, 0, 7, 16, 2, 9]
@@ -377,8 +402,8 @@ def test_the_match_page_shows_columns_running_totals_closest_and_the_next_hand(c
     assert re.findall(r'<td class="([^"]*)"', hand_1)[:6] == ["", "", "", "", "dealer", ""], "Eve dealt hand 1"
     assert re.findall(r'<td class="([^"]*)"', hand_2)[:6] == ["", "", "", " moon", "", "dealer"]
     assert "Closest to 150: Ann (106 to go)." in page
-    assert re.findall(r'<li class="leader">\s*<span class="name">(\w+)</span>', page) == ["Dee"], "lowest leads"
-    assert re.findall(r'<li class=" closest">\s*<span class="name">(\w+)</span>', page) == ["Ann"]
+    assert re.findall(r'<li class="leader">\s*<span class="name"[^>]*>(\w+)</span>', page) == ["Dee"], "lowest leads"
+    assert re.findall(r'<li class=" closest">\s*<span class="name"[^>]*>(\w+)</span>', page) == ["Ann"]
     assert "<dt>Deals</dt><dd>Ann</dd>" in page and "<dt>Leads</dt><dd>Bob</dd>" in page
     assert "<dt>Pass 3 cards</dt><dd>to the left</dd>" in page
     assert "<dt>Cards each</dt><dd>17</dd>" in page and "<dt>Left over</dt><dd>2</dd>" in page

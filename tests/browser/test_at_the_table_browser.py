@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import statistics
 from typing import Any
 
 from playwright.sync_api import expect
 
+from helpers.browser import report
 from helpers.matches import PLAYERS
+
+# A hand's median taps in the whole games below, as they were before the Save bar and the landing's totals
+# (measured on the same walks): no change may make a typical hand cost more taps.
+BARBU_MEDIAN, KOZYOL_MEDIAN, HEARTS_MEDIAN = 5, 5, 5
 
 
 def enter_deal(page, tap, number: int, points: str) -> None:
@@ -14,6 +20,13 @@ def enter_deal(page, tap, number: int, points: str) -> None:
     tap.type(page.locator("#points"), points)
     tap(page.get_by_role("button", name=f"Save deal {number}"))
     page.wait_for_url("**/m/*")
+
+
+def typical_hands(name: str, per_hand: list[int], most: float) -> None:
+    """Report the taps each hand of a whole game took (from the hand's first tap to Save) and their median."""
+    median = statistics.median(per_hand)
+    report("taps", name, {"median": median, "at_most": most, "per_hand": per_hand})
+    assert median <= most, f"{name}: a hand's median is {median} taps, more than {most}"
 
 
 def test_an_empty_seat_between_names_is_refused_beside_the_names(phone):
@@ -47,7 +60,7 @@ def test_the_working_of_a_deal_undo_taken_back_and_a_new_link_asked_first(phone,
     tap(editor.get_by_role("link", name="Back to the score sheet"))
 
     # Undo is one tap; putting the deal back is one more.
-    tap(editor.locator("#saved").get_by_role("button", name="Undo deal 1"))
+    tap(editor.locator(".undo-last").get_by_role("button", name="Undo deal 1"))
     expect(editor.get_by_text("Hand 1 undone.")).to_be_visible()
     tap(editor.get_by_role("button", name="Put hand 1 back"))
     expect(editor.get_by_text("Hand 1 is back.")).to_be_visible()
@@ -81,13 +94,14 @@ def test_a_count_that_does_not_add_up_is_refused_not_filled_in(phone, new_match,
 
 
 def landed_on_the_next_hand(page, start: Any, saved: str) -> None:
-    """After Save the phone shows the hand just saved and the next hand's start, with no scrolling by the test.
+    """After Save the phone shows the totals, the hand just saved and the next hand's start, with no scrolling.
 
     The test never scrolls the match page: the next tap goes where the phone landed, which is checked to be
     on screen first (a tap on an element off screen would scroll to it, and that is what must not be needed).
     """
     expect(page.locator("#saved")).to_contain_text(saved)
     expect(page.locator("#saved")).to_be_in_viewport()
+    expect(page.locator("#saved .running-totals")).to_be_in_viewport(ratio=1)
     expect(start).to_be_in_viewport()
 
 
@@ -96,14 +110,17 @@ def test_a_whole_kozyol_series_without_scrolling_back(phone, new_match, tap):
     new_match(page, "kozyol", PLAYERS, **{"Who deals first": "0"})
     # 45 (Ann & Cid lose 2), 75 (Bob & Dee lose 2), 60 (eggs), then Ann & Cid lose 4 twice (doubled after eggs).
     points = ["45", "75", "60", "20", "25", "20"]
+    per_hand = []
     for number, deal in enumerate(points, 1):
         if number > 1:
             landed_on_the_next_hand(page, page.get_by_role("link", name=f"Enter deal {number}"), f"Deal {number - 1}:")
         enter_deal(page, tap, number, deal)
+        per_hand.append(tap.reset())
         if page.locator(".result.goat").count():
             break
     expect(page.locator(".result.goat")).to_contain_text("Series over")
     expect(page.locator(".result.goat")).to_be_in_viewport()
+    typical_hands("Kozyol: a whole series by points from the landings", per_hand, KOZYOL_MEDIAN)
 
 
 def test_a_whole_barbu_match_without_scrolling_back(phone, new_match, tap):
@@ -114,7 +131,7 @@ def test_a_whole_barbu_match_without_scrolling_back(phone, new_match, tap):
               "No Last Two": ["Who won trick 12?", "Who won trick 13, the last?"],
               "Dominoes": ["Went out first", "Second", "Third"]}  # the last place is the one player left
     contracts = ["No Tricks", "No Queens", "No Hearts", "Trumps", "Barbu", "No Last Two", "Dominoes"]
-    number = 0
+    number, per_hand = 0, []
     for block in range(len(PLAYERS)):
         for contract in contracts:
             number += 1
@@ -134,7 +151,9 @@ def test_a_whole_barbu_match_without_scrolling_back(phone, new_match, tap):
                     .get_by_role("radio", name="Ann", exact=True))
             tap(barbu.get_by_role("button", name=f"Save hand {number}"))
             barbu.wait_for_url("**/m/*")
+            per_hand.append(tap.reset())
     assert number == 28
+    typical_hands("Barbu: a whole match from the landings (no doubles)", per_hand, BARBU_MEDIAN)
     result = barbu.locator(".standings .result")
     expect(result).to_contain_text("Winner")
     expect(result).to_be_in_viewport()
@@ -144,7 +163,7 @@ def test_a_whole_hearts_game_without_scrolling_back(phone, new_match, tap):
     page = phone()
     six = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
     new_match(page, "hearts", six, **{"Who deals first": "0"})
-    number = 0
+    number, per_hand = 0, []
     while not page.locator(".standings .result").count():
         number += 1
         start = page.get_by_role("link", name=f"Enter hand {number}")
@@ -156,9 +175,11 @@ def test_a_whole_hearts_game_without_scrolling_back(phone, new_match, tap):
         tap(page.locator('.player-row[data-name="Ann"]').get_by_role("radio", name="Took the rest"))
         tap(page.get_by_role("button", name=f"Save hand {number}"))
         page.wait_for_url("**/m/*")
+        per_hand.append(tap.reset())
         assert number < 10, "the game should be over by now"
     expect(page.locator(".standings .result")).to_contain_text("Winner")
     expect(page.locator(".standings .result")).to_be_in_viewport()
+    typical_hands("Hearts: a whole game for 6 from the landings", per_hand, HEARTS_MEDIAN)
 
 
 def test_dominoes_put_each_player_in_one_place_and_say_who_is_left(phone, new_match, tap):
@@ -194,7 +215,7 @@ def test_hearts_save_says_what_it_records_and_who_takes_the_rest(phone, new_matc
     new_match(page, "hearts", six, **{"Who deals first": "0"})
     tap(page.get_by_role("link", name="Enter hand 1"))
     summary = page.locator(".save-summary")
-    expect(summary).to_have_text("Save records: Ann 0 ♥ · Bob 0 ♥ · Cid 0 ♥ · Dee 0 ♥ · Eve 0 ♥ · Fay 0 ♥")
+    expect(summary).to_have_text("Save records: Ann – ♥ · Bob – ♥ · Cid – ♥ · Dee – ♥ · Eve – ♥ · Fay – ♥")
     tap.type(page.locator('.player-row[data-name="Bob"]').get_by_role("spinbutton", name="Bob", exact=True), "6")
     tap(page.locator('.player-row[data-name="Cid"]').get_by_role("radio", name="Took the rest"))
     expect(page.locator('.player-row[data-name="Cid"] .rest-note')).to_have_text("Gets the rest: 20 ♥, 2 Q♠")

@@ -116,7 +116,7 @@ def test_a_barbu_match_from_a_phone_with_a_watcher(phone, new_match, tap, screen
 
     # Undo the last hand, again through the second server process.
     editor.goto(f"{second_server}/m/{match_id}")
-    since = live.saved(editor, lambda: tap(editor.locator("#saved").get_by_role("button", name="Undo hand 3")))
+    since = live.saved(editor, lambda: tap(editor.locator(".undo-last").get_by_role("button", name="Undo hand 3")))
     expect(editor.get_by_text("Hand 3 was undone.")).to_be_visible()
     live.wait("undone hand, by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(state="detached", timeout=ms))

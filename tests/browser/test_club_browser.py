@@ -14,12 +14,13 @@ FOUR = ["Ann", "Bob", "Cid", "Dee"]
 
 def start_series(page: Any, tap: Any, seats: list[str], new: dict[int, str] | None = None,
                  shoot: Any = None) -> str:
-    """From the club page: Kozyol, a player picked per seat (or a new name typed), a series to one defeat point."""
+    """From the club page: Kozyol, the roster's players tapped in seating order (or a new name typed for a
+    seat), a series to one defeat point."""
     tap(page.get_by_role("link", name="Kozyol seats from the roster"))
-    for seat, name in enumerate(seats):
+    chips = page.get_by_role("group", name="Tap the players in seating order")
+    for name in seats:
         if name:
-            page.get_by_label(f"Seat {seat + 1}", exact=True).select_option(name)
-            tap.count += 2  # on a phone: the menu, then the name
+            tap(chips.get_by_role("button", name=name, exact=True))
     for seat, name in (new or {}).items():
         tap.type(page.get_by_label(f"Seat {seat + 1}: or a new name"), name)
     page.get_by_label("Defeat points that end the series").fill("1")
@@ -75,7 +76,7 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
     expect(member.get_by_text("No finished matches yet.")).to_be_visible()
     expect(member.get_by_role("link", name="Run the club")).to_have_count(0)
 
-    # Series 1: picked from the roster in four taps; the member follows it live from the club's evening.
+    # Series 1: seated from the roster in four taps; the member follows it live from the club's evening.
     organiser.goto(club_link)
     tap.reset()
     match_id = start_series(organiser, tap, FOUR)

@@ -49,11 +49,10 @@ def test_four_barbu_players_fit_and_nothing_covers_the_last_one(phone, screensho
     for number in (1, 2, 3):
         uncovered(editor, editor.locator(f"#hand-{number} td").last.locator("strong, small"))
     assert editor.locator("#hand-3 td").last.locator("strong").inner_text() != ""
-    # Correct and Undo are beside the hand just saved, not in the sheet.
+    # Correct is beside the hand just saved, Undo under the sheet: neither in the sheet's columns.
     assert editor.locator(".sheet .hand-actions, .sheet button, .sheet form").count() == 0
-    saved = editor.locator("#saved")
-    expect(saved.get_by_role("link", name="Correct hand 3")).to_be_visible()
-    expect(saved.get_by_role("button", name="Undo hand 3")).to_be_visible()
+    expect(editor.locator("#saved").get_by_role("link", name="Correct hand 3")).to_be_visible()
+    expect(editor.locator(".undo-last").get_by_role("button", name="Undo hand 3")).to_be_visible()
     screenshot(editor, "barbu-sheet")
 
 

@@ -99,6 +99,10 @@ def report(kind: str, name: str, figures: Any) -> None:
     path.write_text(json.dumps(known, indent=2, ensure_ascii=False) + "\n")
 
 
+# The page's scripts have run, and so have their DOMContentLoaded handlers (readyState turns complete after).
+LOADED = "() => document.readyState === 'complete'"
+
+
 class Taps:
     """Every tap of a test, counted: on buttons, chips, links and the keys of the phone's keyboard."""
 
@@ -106,6 +110,9 @@ class Taps:
         self.count = 0
 
     def __call__(self, locator: Any) -> None:
+        # A phone's tap lands once the page has set itself up: the form's scripts run after the HTML is
+        # parsed, so a tap between the two would reach a form that does not fill in or count yet.
+        locator.page.wait_for_function(LOADED)
         locator.tap()
         self.count += 1
 

@@ -20,12 +20,37 @@ from scorekeeper.app import create_app
 from scorekeeper.db import db
 
 FILE_NAME = "scorekeeper.sqlite"
+
+
+def postgres_url(given: str, worker: str) -> str:
+    """The PostgreSQL test database of this process: the one given, or one of its own per pytest-xdist worker.
+
+    Every test drops and recreates its database, so two workers on one database would drop each
+    other's; worker gw1 of test_ci uses test_ci_gw1 (and its template test_ci_gw1_template).
+    """
+    if not given or not worker:
+        return given
+    url = make_url(given)
+    return url.set(database=f"{url.database}_{worker}").render_as_string(hide_password=False)
+
+
 # The suite runs once on SQLite files and once on PostgreSQL (manage.py test does both).
-POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL", "")
+POSTGRES_URL = postgres_url(os.environ.get("SCOREKEEPER_TEST_DATABASE_URL", ""),
+                            os.environ.get("PYTEST_XDIST_WORKER", ""))
 
 
 def reset_postgres(url: str) -> None:
-    """Empty a database that servers share: drop and recreate the public schema."""
+    """Empty a database that servers share: drop and recreate the public schema.
+
+    A worker's own database (postgres_url) is created on first use, which may be this.
+    """
+    named = make_url(url)
+    server = create_engine(named.set(database="postgres"), poolclass=NullPool, isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        known = "SELECT 1 FROM pg_database WHERE datname = :name"
+        if connection.execute(text(known), {"name": named.database}).scalar() is None:
+            connection.execute(text(f"CREATE DATABASE {server.dialect.identifier_preparer.quote(named.database)}"))
+    server.dispose()
     engine = create_engine(url, poolclass=NullPool)
     with engine.begin() as connection:
         connection.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))

@@ -24,7 +24,7 @@ from scorekeeper.app import create_app
 from scorekeeper.db import db
 
 ROOT = Path(__file__).resolve().parents[2]
-TOTALS = re.compile(r'<span class="name">([^<]*)</span> <span class="total">(-?\d+)</span>')
+TOTALS = re.compile(r'<span class="name"[^>]*>([^<]*)</span> <span class="total">(-?\d+)</span>')
 
 
 def free_port() -> int:

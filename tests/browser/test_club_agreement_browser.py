@@ -1,0 +1,89 @@
+"""Results the table agrees, on phones (390x844, touch): the admin asks for two agreements, a finished club match
+is agreed from two phones and locked, a third phone's correction is refused with one sentence, and the admin's
+phone changes the deal with a reason that the edit history shows; axe-core light and dark on the touched pages."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from helpers.browser import check
+from helpers.club_matches import FOUR
+
+LOCKED = "Agreed by Ann, Bob: locked. The club's admin can change it."
+
+
+def test_two_phones_agree_the_match_is_locked_and_the_admin_changes_it_with_a_reason(phone, tap):
+    admin = phone()
+    made = admin.context.request.post("/api/v1/clubs", data={"name": "Les Dimanches"})
+    club = made.json()
+    admin.goto(club["admin_url"])
+    admin.goto(f"/c/{club['id']}/admin#agreement")
+    settings = admin.locator("#agreement")
+    expect(settings.get_by_label("Agreements to lock a match")).to_have_value("2")  # the suggested value
+    tap(settings.get_by_role("button", name="Save"))
+    expect(admin.get_by_text("Saved: how the club agrees to its results.")).to_be_visible()
+    problems: dict[str, list[str]] = {}
+    exempt: dict[str, list[str]] = {}
+    for scheme in ("light", "dark"):
+        admin.emulate_media(color_scheme=scheme)
+        admin.goto(f"/c/{club['id']}/admin")
+        check(admin, f"admin-agreement-{scheme}", problems, exempt)
+
+    started = admin.context.request.post(f"/api/v1/clubs/{club['id']}/matches", data={
+        "game": "kozyol", "players": FOUR, "options": {"target": 2}})
+    match = started.json()
+    sent = admin.context.request.post(f"/api/v1/matches/{match['id']}/hands", data={"points": [100, 20]},
+                                      headers={"Authorization": f"Bearer {match['edit_key']}"})
+    assert sent.status == 201, sent.text()
+    ann, bob, cid = phone(), phone(), phone()
+    for at_the_table in (ann, bob, cid, admin):
+        at_the_table.goto(match["edit_url"])
+
+    tap(ann.get_by_role("button", name="I am Ann: Agreed"))
+    expect(ann.get_by_text("Agreed. Thank you.")).to_be_visible()
+    expect(ann.get_by_text("This phone agreed as Ann.")).to_be_visible()
+    for scheme in ("light", "dark"):
+        ann.emulate_media(color_scheme=scheme)
+        ann.goto(f"/m/{match['id']}")
+        check(ann, f"match-agreeing-{scheme}", problems, exempt)
+
+    cid.goto(f"/m/{match['id']}/hands/1")  # Cid opens the correction before the lock
+    bob.goto(f"/m/{match['id']}")
+    expect(bob.get_by_role("button", name="I am Ann: Agreed")).to_have_count(0)  # a seat agreed is taken
+    tap(bob.get_by_role("button", name="I am Bob: Agreed"))
+    expect(bob.get_by_text(LOCKED)).to_be_visible()
+
+    tap(cid.get_by_role("radio", name="Type the points"))
+    tap.type(cid.get_by_label("Card points in the pile"), "20")
+    tap(cid.get_by_role("button", name="Save deal 1"))
+    expect(cid.get_by_text(LOCKED).first).to_be_visible()
+    cid.goto(f"/m/{match['id']}")
+    expect(cid.get_by_text(LOCKED)).to_be_visible()
+    expect(cid.get_by_role("link", name="Correct deal 1")).to_have_count(0)
+    expect(cid.get_by_role("button", name="Undo deal 1")).to_have_count(0)
+    for scheme in ("light", "dark"):
+        cid.emulate_media(color_scheme=scheme)
+        cid.goto(f"/m/{match['id']}")
+        check(cid, f"match-locked-{scheme}", problems, exempt)
+
+    admin.goto(f"/m/{match['id']}")
+    expect(admin.get_by_text("You run the club")).to_be_visible()
+    tap(admin.locator("#hand-1 .working-link"))
+    tap(admin.get_by_role("link", name="Correct deal 1"))
+    expect(admin.get_by_label("Reason for the change")).to_be_visible()
+    for scheme in ("light", "dark"):
+        admin.emulate_media(color_scheme=scheme)
+        admin.reload()
+        check(admin, f"correction-with-reason-{scheme}", problems, exempt)
+    tap.type(admin.get_by_label("Reason for the change"), "Teams swapped")
+    tap(admin.get_by_role("radio", name="Type the points"))
+    tap.type(admin.get_by_label("Card points in the pile"), "20")
+    tap(admin.get_by_role("button", name="Save deal 1"))
+    admin.wait_for_url(f"**/m/{match['id']}*")
+    admin.goto(f"/m/{match['id']}/history")
+    expect(admin.get_by_text("Reason: Teams swapped")).to_be_visible()
+    for scheme in ("light", "dark"):
+        admin.emulate_media(color_scheme=scheme)
+        admin.goto(f"/m/{match['id']}/history")
+        check(admin, f"history-reason-{scheme}", problems, exempt)
+    assert not any(problems.values()), problems

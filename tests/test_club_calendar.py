@@ -1,0 +1,92 @@
+"""The club's evenings as an iCalendar feed: one event per evening with a stable UID, a start in the club's
+zone with its VTIMEZONE (or all day), place, note, the club page's address; and the club page's calendar link."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from icalendar import Calendar
+
+from helpers.clubs import new_club
+from helpers.i18n import seen
+from scorekeeper.club import evenings, service as clubs
+
+
+def ahead(days: int) -> date:
+    return datetime.now(timezone.utc).date() + timedelta(days=days)
+
+
+@pytest.fixture
+def club(app: Flask, client: FlaskClient) -> str:
+    made = new_club(client, "Les Dimanches")
+    with app.app_context():
+        found = clubs.find(made)
+        clubs.set_time_zone(found, "Europe/Paris")
+        evenings.schedule(found, ahead(2), "19:30", "Café du Nord", "Bring cards", name="Cup night")
+        evenings.schedule(found, ahead(9), "", "", "")
+        evenings.schedule(found, ahead(-30), "20:00", "", "")  # a past evening of the year
+        evenings.schedule(found, ahead(-400), "20:00", "", "")  # over a year ago: left out
+    return made
+
+
+def feed(client: FlaskClient, club: str) -> Calendar:
+    answer = client.get(f"/c/{club}/evenings.ics")
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"] == "text/calendar; charset=utf-8"
+    return Calendar.from_ical(answer.data)
+
+
+def test_each_evening_is_one_event_with_a_stable_uid(app: Flask, client: FlaskClient, club: str):
+    events = feed(client, club).events
+    assert len(events) == 3
+    again = feed(client, club).events
+    assert [str(e["uid"]) for e in events] == [str(e["uid"]) for e in again]
+    with app.app_context():
+        ids = [e.id for e in evenings.planned(clubs.find(club), since=ahead(-366))]
+    assert [str(e["uid"]) for e in events] == [f"evening-{i}-{club}@localhost" for i in ids]
+
+
+def test_a_start_is_in_the_clubs_zone_with_a_default_length_and_the_details(client: FlaskClient, club: str):
+    calendar = feed(client, club)
+    cup = next(e for e in calendar.events if "Cup night" in str(e["summary"]))
+    start = cup.decoded("dtstart")
+    assert start == datetime.combine(ahead(2), time(19, 30), tzinfo=ZoneInfo("Europe/Paris"))
+    assert cup["dtstart"].params["TZID"] == "Europe/Paris"
+    assert cup.decoded("duration") == timedelta(hours=3)
+    assert str(cup["summary"]) == "Les Dimanches · Cup night"
+    assert str(cup["location"]) == "Café du Nord" and str(cup["description"]) == "Bring cards"
+    assert str(cup["url"]).startswith(f"http://localhost/c/{club}#evening-")
+    assert [str(zone["tzid"]) for zone in calendar.walk("VTIMEZONE")] == ["Europe/Paris"]
+
+
+def test_an_evening_without_a_time_is_an_all_day_event(client: FlaskClient, club: str):
+    plain = next(e for e in feed(client, club).events if e.decoded("dtstart") == ahead(9))
+    assert plain.decoded("dtend") == ahead(10) and str(plain["summary"]) == "Les Dimanches"
+    assert "location" not in plain and "description" not in plain
+
+
+def test_a_club_in_utc_gives_utc_times_and_no_time_zone(app: Flask, client: FlaskClient):
+    made = new_club(client, "UTC club")
+    with app.app_context():
+        evenings.schedule(clubs.find(made), ahead(1), "18:00", "", "")
+    calendar = feed(client, made)
+    (event,) = calendar.events
+    assert event.decoded("dtstart") == datetime.combine(ahead(1), time(18), tzinfo=timezone.utc)
+    assert event.decoded("dtstart").utcoffset() == timedelta(0) and "TZID" not in event["dtstart"].params
+    assert not calendar.walk("VTIMEZONE")
+
+
+def test_the_feed_needs_only_the_club_link_and_an_unknown_club_is_not_found(app: Flask, client: FlaskClient,
+                                                                            club: str):
+    assert app.test_client().get(f"/c/{club}/evenings.ics").status_code == 200
+    assert client.get("/c/nope/evenings.ics").status_code == 404
+
+
+def test_the_club_page_offers_to_add_the_evenings_to_a_calendar(client: FlaskClient, club: str):
+    page = client.get(f"/c/{club}").text
+    assert "Add to my calendar" in seen(page)
+    assert f'href="webcal://localhost/c/{club}/evenings.ics"' in page
