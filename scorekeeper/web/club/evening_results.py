@@ -67,7 +67,8 @@ def results_pdf(public_id: str, evening: str):
     def sheet() -> tuple[str, dict]:
         made = evening_results.results(club, chosen)
         return "sheets/evening_results.html", {"club": club, "evening": chosen, "games": GAMES, "today": today,
-                                               "results": made, "columns": columns(made)}
+                                               "results": made, "columns": columns(made),
+                                               "density": density(made)}
 
     answer = sheets.printed(f"evening-{club.public_id}", ("evening", *stamp(club), chosen.day.isoformat(), today),
                             sheet)
@@ -87,6 +88,15 @@ def columns(results: evening_results.Results) -> list[list[tuple]]:
             rows.append((made.number, None, made.sat_out))
     half = (len(rows) + 1) // 2
     return [column for column in (rows[:half], rows[half:]) if column]
+
+
+DENSE, DENSEST = 80, 160  # printed lines (tables, round heads, places) above which the type gets smaller
+
+
+def density(results: evening_results.Results) -> str:
+    """The sheet's type size by how much it prints, so thirty tables and forty players still fit one page."""
+    count = len(results.lines) + len(results.rounds) + sum(len(rows) for rows in results.places.values())
+    return "densest" if count > DENSEST else ("dense" if count > DENSE else "roomy")
 
 
 @bp.post("/admin/evenings/<evening>/close")
