@@ -13,7 +13,7 @@ import json
 import posixpath
 import re
 
-from flask import Blueprint, Response, jsonify, render_template, url_for
+from flask import Blueprint, Response, jsonify, render_template, send_from_directory, url_for
 from flask_babel import get_locale, gettext as _, ngettext
 
 from ..config import ROOT
@@ -26,6 +26,7 @@ THEME = "#ffffff"
 ICONS = (("icons/icon-192.png", 192, "any"), ("icons/icon-512.png", 512, "any"),
          ("icons/maskable-512.png", 512, "maskable"))
 STATIC = ROOT / "static"
+FAVICON_MAX_AGE = 7 * 24 * 3600  # its address never changes, so a week, not forever: a new icon shows within it
 WORKER = STATIC / "sw.js"
 # Where the worker's source takes the list of files it keeps when it installs (shell() below).
 SHELL_HERE = b"[/* the app's files */]"
@@ -45,6 +46,14 @@ def manifest() -> Response:
                    "purpose": purpose} for path, size, purpose in ICONS],
     })
     response.mimetype = "application/manifest+json"
+    return response
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The app's icon where browsers look for it without asking the page (tabs, bookmarks, history)."""
+    response = send_from_directory(STATIC / "icons", "favicon.ico", mimetype="image/vnd.microsoft.icon",
+                                   max_age=FAVICON_MAX_AGE)
     return response
 
 

@@ -32,3 +32,5 @@ if __name__ == "__main__":
     draw(512, 0.72, 0.18).save(HERE / "icon-512.png", optimize=True)
     # Maskable: the phone cuts its own shape; the spade stays inside the central safe circle (80 % of the side).
     draw(512, 0.5, 0).save(HERE / "maskable-512.png", optimize=True)
+    # The browser's tab and bookmarks ask /favicon.ico (installable.favicon): the icon at the sizes they show.
+    draw(48, 0.78, 0.18).save(HERE / "favicon.ico", sizes=[(16, 16), (32, 32), (48, 48)])
