@@ -6,13 +6,14 @@ the schema is migrated once per run and copied per test, and the templates' comp
 by the apps of a run. This script measures what that bought: it checks the baseline out into a
 temporary worktree, then runs the same test files there and here, alternately, round after round,
 so that whatever else the machine is doing hits both alike. It reports each run, the median of each
-side, and the ratio now / baseline. `--workers N` runs the side of now over N pytest-xdist workers
-(when installed) to see what a parallel run would buy.
+side, and the ratio now / baseline. The side of now runs as `manage.py test` runs it: over the
+machine's cores with pytest-xdist (tests/helpers/workers.py); `--workers 0` runs it in one process,
+`--workers N` over N workers. The baseline ran in one process, as its own `manage.py test` did.
 
     .venv/bin/python bench/suite_time.py                 # a sample of app-heavy files, 3 rounds (~10 minutes)
     .venv/bin/python bench/suite_time.py --full --rounds 1   # the whole suite on SQLite, once each side
     .venv/bin/python bench/suite_time.py --base <commit>
-    .venv/bin/python bench/suite_time.py --workers 2     # now split over two workers (needs pytest-xdist)
+    .venv/bin/python bench/suite_time.py --workers 0     # now in one process too: what the per-test savings buy
 
 The default baseline is the commit before tests/databases.py was first added. Only test files that
 exist on both sides are run, so the two sides run the same tests; the pytest summary of each run is
@@ -33,6 +34,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+import manage  # noqa: E402 (the checkout's own, found from bench/)
+
 PYTHON = ROOT / ".venv" / "bin" / "python"
 # Files whose tests nearly all open the app on a fresh database: where per-test setup shows.
 SAMPLE = [
@@ -76,10 +80,13 @@ def main() -> None:
     parser.add_argument("--base", help="the baseline commit (default: the one before the template databases)")
     parser.add_argument("--rounds", type=int, default=3, help="runs on each side, alternating (default 3)")
     parser.add_argument("--full", action="store_true", help="the whole suite instead of the sample")
-    parser.add_argument("--workers", type=int, default=0, help="now: this many pytest-xdist workers, a test file "
-                        "to a worker (default 0: one process, as manage.py test runs it)")
+    parser.add_argument("--workers", type=int, default=None, help="now: this many pytest-xdist workers (default: "
+                        "as manage.py test spreads it, one per core up to four; 0: one process)")
     options = parser.parse_args()
-    now_options = ["-n", str(options.workers), "--dist", "loadfile"] if options.workers else []
+    if options.workers is None:
+        now_options = manage.spread([])
+    else:
+        now_options = ["-n", str(options.workers), "--dist", "loadgroup"] if options.workers else []
     base = options.base or default_base()
     with tempfile.TemporaryDirectory(prefix="suite-base-") as folder:
         tree = Path(folder) / "tree"
