@@ -71,7 +71,8 @@ def test_the_poll_answers_304_to_the_tag_of_a_compressed_answer_without_loading_
     again = client.get(api_url(match), headers={"Accept-Encoding": "br", "If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304
     monkeypatch.undo()
-    assert post_hand(client, match, {"contract": "no_last_two", "second_last": "Cid", "last": "Dee", "doubles": []}).status_code == 201
+    second = {"contract": "no_last_two", "second_last": "Cid", "last": "Dee", "doubles": []}
+    assert post_hand(client, match, second).status_code == 201
     changed = client.get(api_url(match), headers={"Accept-Encoding": "br", "If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
 
