@@ -10,7 +10,17 @@ from . import cli, config, i18n, logs
 from .club import agreements as club_agreements, evening_results as club_evening_results, results as club_results
 from .db import db, migrate, prepare
 from .match import matches
-from .web import compression, errors, headers, hosts, installable, rate_limits, session_cookie, slow_phones
+from .web import (
+    compression,
+    errors,
+    headers,
+    hosts,
+    installable,
+    rate_limits,
+    session_cookie,
+    slow_phones,
+    static_files,
+)
 from .web.api import clubs as club_api, evening_results as evening_results_api, matches as api, openapi
 from .web.club import (
     admin as club_admin,
@@ -33,6 +43,7 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
         instance_path=config.instance_path(),
         template_folder=str(config.ROOT / "templates"),
         static_folder=str(config.ROOT / "static"),
+        static_url_path=static_files.url_path(config.ROOT / "static"),  # /static/<build>: kept a year
     )
     config.configure(app, test_config)
     logs.init_app(app)
@@ -45,7 +56,8 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     matches.guard(app, club_evening_results.check)  # so does a match of a closed evening
     session_cookie.init_app(app)
     hosts.init_app(app)  # first of the hooks: nothing builds a link for a Host this server does not answer to
-    compression.init_app(app)  # its after-request hook runs last of all: every other hook sees the plain body
+    static_files.init_app(app)
+    compression.init_app(app)  # its after-request hook runs after all but the above: the others see the plain body
     for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp,
                       installable.bp, club_pages.bp, club_admin.bp, club_evenings.bp, club_rounds.bp,
                       club_agreements_bp, club_table_cards.bp, club_results_pages.bp, club_api.bp,

@@ -6,7 +6,7 @@ refuses every other URL by raising ValueError, which WeasyPrint reports and skip
 no ``file:``, no ``data:``, nothing outside the folder. WeasyPrint's FatalURLFetchingError is a
 BaseException that error handlers do not catch, so it is never used.
 
-The sheet's own font comes from @font-face rules in static/sheet.css and so through the same
+The sheet's own font comes from @font-face rules in static/sheet-fonts.css and so through the same
 fetcher; a name in another script falls back to the machine's fonts, which Pango reads from disk
 through fontconfig (never through a URL). One FontConfiguration serves the whole process (a
 fresh one per render leaks memory), and the sheet stylesheet is parsed once against it.
@@ -45,7 +45,7 @@ from .render_slots import os_lock
 
 ORIGIN = "https://scorekeeper.invalid"
 URL_MAX = 500  # a longer URL is no static file of ours; keeps refusals short in the logs
-STYLESHEETS = ("sheet.css",)  # static files every PDF is laid out with, parsed once per process
+STYLESHEETS = ("sheet-fonts.css", "sheet.css")  # static files every PDF is laid out with, parsed once per process
 
 _lock = os_lock()
 _fonts: FontConfiguration | None = None
@@ -169,7 +169,8 @@ def html_to_pdf(html: str, folder: str | Path, prefix: str = "/static/", base_pa
 def layout(template: str, **context: Any) -> Layout:
     """A template (the one the HTML view uses, with pdf=True) rendered, ready to lay out as PDF.
 
-    The template links STYLESHEETS only when not pdf: the PDF gets them parsed from the cache.
+    The template links its stylesheets only when not pdf (with the browser's cut of the fonts,
+    static/sheet-fonts-web.css): the PDF gets STYLESHEETS parsed from the cache, the TTF fonts among them.
     """
     if not has_request_context():
         with current_app.test_request_context():

@@ -6,6 +6,10 @@
 
 var VERSION = "scorekeeper-1";
 var FILES = VERSION + "-files", PAGES = VERSION + "-pages";
+// The static folder's build, written in as the server serves this worker: the current static files are
+// under /static/<build>/ and never change there, so the copy kept is answered without asking.
+var BUILD = "/* the build */";
+var BUILT = /\/static\/([0-9a-f]{12})\//;
 var PAGES_KEPT = 60;   // the pages this phone opened last: match pages, hand forms, the home page
 var PATIENCE = 4000;   // ms to wait for the server before showing the page kept, when there is one
 var SCOPE = new URL(self.registration.scope);
@@ -25,8 +29,22 @@ self.addEventListener("activate", function (event) {
   event.waitUntil(caches.keys().then(function (names) {
     return Promise.all(names.filter(function (name) { return name.indexOf(VERSION + "-") !== 0; })
       .map(function (name) { return caches.delete(name); }));
-  }).then(function () { return self.clients.claim(); }));
+  }).then(oldBuilds).then(function () { return self.clients.claim(); }));
 });
+
+// The files of the build before stay for the pages kept with it (opened offline, they still ask for them);
+// those of older builds go.
+function oldBuilds() {
+  return caches.open(FILES).then(function (cache) {
+    return cache.keys().then(function (keys) {
+      var builds = keys.map(function (key) { var found = BUILT.exec(key.url); return found && found[1]; });
+      var before = builds.filter(function (build) { return build && build !== BUILD; }).pop();
+      return Promise.all(keys.filter(function (key, at) {
+        return builds[at] && builds[at] !== BUILD && builds[at] !== before;
+      }).map(function (key) { return cache.delete(key); }));
+    });
+  });
+}
 
 function within(url) {
   return url.origin === SCOPE.origin && url.pathname.indexOf(SCOPE.pathname) === 0;
@@ -95,9 +113,15 @@ function networkFirst(event, name) {
   return Promise.race([answer, slow]);
 }
 
+// A file of the current build never changes: the copy kept, else the network (and keep it).
+function keptFirst(event) {
+  return kept(event.request).then(function (copy) { return copy || networkFirst(event, FILES); });
+}
+
 self.addEventListener("fetch", function (event) {
-  var name = kind(event.request);
-  if (name) { event.respondWith(networkFirst(event, name)); }
+  var name = kind(event.request), built = BUILT.exec(event.request.url);
+  if (name === FILES && built && built[1] === BUILD) { event.respondWith(keptFirst(event)); }
+  else if (name) { event.respondWith(networkFirst(event, name)); }
 });
 
 // The pages a phone will want next (the match page, the next hand's forms), fetched while it can.

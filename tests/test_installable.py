@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers.api import create_match
+from helpers.static import unbuilt
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 
@@ -40,7 +41,7 @@ def test_the_manifest_makes_a_full_screen_app_with_its_icons(client):
         served = client.get(icon["src"])
         served.close()
         assert served.status_code == 200 and served.mimetype == "image/png"
-        width, height = png_size(STATIC / icon["src"].removeprefix("/static/"))
+        width, height = png_size(STATIC / unbuilt(icon["src"]).removeprefix("/static/"))
         assert icon["sizes"] == f"{width}x{height}" and icon["type"] == "image/png"
         sizes.setdefault(icon["purpose"], set()).add(width)
     assert sizes == {"any": {192, 512}, "maskable": {512}}

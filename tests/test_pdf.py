@@ -21,6 +21,7 @@ from flask.testing import FlaskClient
 from helpers.api import create_match, post
 from helpers.matches import barbu_entry, hearts_entry
 from helpers.pdf import info, landscape, pages, poppler, row, save, sheet_pdf, squeezed, text
+from helpers.static import unbuilt
 from scorekeeper import links, pdf
 from scorekeeper.db import db
 from scorekeeper.games import barbu
@@ -301,7 +302,7 @@ def test_hostile_names_are_printed_literally_and_nothing_is_fetched(client, tmp_
     assert embedded_files(path) == "0 embedded files"
     assert b"/EmbeddedFile" not in data and b"/Filespec" not in data
     assert fetches and all(url.startswith(STATIC) and served for url, served in fetches), fetches
-    assert {url.removeprefix(STATIC) for url, _ in fetches} <= {"sheet.css", "fonts/DejaVuSans.ttf",
+    assert {unbuilt(url).removeprefix(STATIC) for url, _ in fetches} <= {"sheet.css", "sheet-fonts.css", "fonts/DejaVuSans.ttf",
                                                                 "fonts/DejaVuSans-Bold.ttf", "fonts/DejaVuSansMono.ttf",
                                                                 "fonts/DejaVuSansMono-Bold.ttf"}
     page = client.get(f"/m/{match['id']}/sheet").text
@@ -411,7 +412,9 @@ def test_static_fetcher_refuses_a_link_out_of_the_folder(tmp_path):
 def test_static_fetcher_serves_the_sheet_stylesheet_and_fonts(app):
     fetcher = pdf.StaticFetcher(app.static_folder)
     css = fetcher.fetch(f"{STATIC}sheet.css")
-    assert css.content_type == "text/css" and b"@font-face" in css.read()
+    assert css.content_type == "text/css" and b".grid" in css.read()
+    fonts = fetcher.fetch(f"{STATIC}sheet-fonts.css")
+    assert fonts.content_type == "text/css" and fonts.read().count(b"@font-face") == 4
     font = fetcher.fetch(f"{STATIC}fonts/DejaVuSans.ttf")
     assert font.read(4) == b"\x00\x01\x00\x00"
 

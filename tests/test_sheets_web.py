@@ -8,6 +8,7 @@ import pytest
 
 from helpers.api import create_match, error_of, post
 from helpers.matches import PLAYERS, barbu_entry
+from helpers.static import unbuilt
 
 LONG = "x" * 41
 
@@ -19,7 +20,7 @@ def test_match_print_view_is_the_sheet_template_with_the_css_and_a_pdf_link(clie
     page = client.get(f"/m/{match['id']}/sheet")
     assert page.status_code == 200 and page.mimetype == "text/html"
     html = page.text
-    assert "/static/sheet.css" in html
+    assert "/static/sheet.css" in unbuilt(html)
     assert f'href="/api/v1/matches/{match["id"]}/sheet.pdf"' in html
     assert html.count("(A)") == 6 + 1  # hands 1 and 2: three doubles of the declarer each; the legend
     assert "Standings after hand 2" in html

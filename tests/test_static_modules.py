@@ -15,6 +15,7 @@ import pytest
 
 from helpers.api import create_match
 from helpers.forms import csrf_token
+from helpers.static import unbuilt
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
@@ -105,7 +106,7 @@ def test_the_imports_check_reads_every_form_of_import(tmp_path: Path):
 
 def test_the_worker_keeps_every_module_and_only_files_that_are_there(client):
     source = client.get("/sw.js").text
-    kept = json.loads(re.search(r"var SHELL = (\[[^\]]*\])", source)[1])
+    kept = [unbuilt(path) for path in json.loads(re.search(r"var SHELL = (\[[^\]]*\])", source)[1])]
     assert {f"/static/{name(path)}" for path in MODULES} <= set(kept)
     for path in kept:
         if path.startswith("/static/"):
@@ -133,7 +134,7 @@ def test_each_page_loads_one_module_and_a_games_pages_load_its_own(client):
     for url, module in pages.items():
         answer = client.get(url)
         assert answer.status_code == 200, url
-        assert page_scripts(answer.text) == [("module", f"/static/{module}")], url
+        assert [(kind, unbuilt(src)) for kind, src in page_scripts(answer.text)] == [("module", f"/static/{module}")], url
     served = client.get("/static/js/main.js")
     assert served.status_code == 200 and served.mimetype in {"text/javascript", "application/javascript"}
     served.close()

@@ -18,6 +18,8 @@ import re
 from flask import Flask, Response, request
 from flask_compress import Compress
 
+from . import static_files
+
 MIMETYPES = ["text/html", "text/css", "text/javascript", "application/javascript", "application/json",
              "application/manifest+json", "application/problem+json", "image/svg+xml", "text/csv",
              "text/calendar", "text/plain", "application/xml"]
@@ -39,7 +41,7 @@ def init_app(app: Flask) -> None:
 def static_in_memory(response: Response) -> Response:
     """A static file read into the answer, so it is compressed whole with its length (not streamed in
     chunks) and the file is closed here rather than left to the collector."""
-    if request.endpoint == "static" and response.status_code == 200 and response.is_streamed:
+    if request.endpoint in static_files.ENDPOINTS and response.status_code == 200 and response.is_streamed:
         response.direct_passthrough = False
         response.make_sequence()
     return response

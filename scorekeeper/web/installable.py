@@ -17,6 +17,7 @@ from flask import Blueprint, Response, jsonify, render_template, send_from_direc
 from flask_babel import get_locale, gettext as _, ngettext
 
 from ..config import ROOT
+from . import static_files
 
 bp = Blueprint("installable", __name__)
 
@@ -30,6 +31,7 @@ FAVICON_MAX_AGE = 7 * 24 * 3600  # its address never changes, so a week, not for
 WORKER = STATIC / "sw.js"
 # Where the worker's source takes the list of files it keeps when it installs (shell() below).
 SHELL_HERE = b"[/* the app's files */]"
+BUILD_HERE = b'"/* the build */"'  # and the static folder's build
 # How a module names another: import x from "./a.js", import "../b.js", export { c } from "./c.js".
 IMPORTS = re.compile(r"""^\s*(?:import\s*|(?:import|export)\b[^"';]*?\bfrom\s*)["']([^"']+)["']""", re.M)
 PLURAL_SAMPLES = 200  # counts that show every plural category of a language (a million's "many" aside)
@@ -60,7 +62,8 @@ def favicon() -> Response:
 @bp.get("/sw.js")
 def worker() -> Response:
     """The service worker, from the root: its scope is every page of the app."""
-    source = WORKER.read_bytes().replace(SHELL_HERE, json.dumps(shell()).encode(), 1)
+    source = (WORKER.read_bytes().replace(SHELL_HERE, json.dumps(shell()).encode(), 1)
+              .replace(BUILD_HERE, json.dumps(static_files.build_in(url_for("static", filename=""))).encode(), 1))
     response = Response(source, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # a new version reaches the phones at their next visit
     return response

@@ -29,7 +29,7 @@ from ...config import ROOT
 
 # What prints a sheet, besides the data: a change to any of these is a new build.
 BUILD_FILES = ("scorekeeper/**/*.py", "templates/sheets/*.html", "templates/games/*/sheet.html",
-               "static/sheet.css", "static/fonts/*", "translations/**/*.mo")
+               "static/sheet.css", "static/sheet-fonts.css", "static/fonts/*.ttf", "translations/**/*.mo")
 
 
 @functools.cache
