@@ -341,3 +341,36 @@ def test_two_servers_share_their_counts_through_redis(servers: tuple[Server, Ser
 def test_a_mistyped_limit_stops_the_start(limited: Callable[..., Flask]):
     with pytest.raises(ValueError, match="30 a minute"):
         limited(RATELIMIT_PDFS="30 a minute")
+
+
+# -- what the limiter costs where no limit applies ----------------------------------------------------
+
+
+def test_the_limiter_looks_at_limited_requests_only(app: Flask, monkeypatch):
+    """The poll, the pages and static files go past the limiter; a PDF or a new match is still counted."""
+    from flask_limiter import Limiter
+
+    checked: list[str] = []
+    real = Limiter._check_request_limit
+
+    def spy(self, *args, **kwargs):
+        from flask import request
+
+        checked.append(request.endpoint)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Limiter, "_check_request_limit", spy)
+    phone = from_address(app, "192.0.2.9")
+    match = create_match(phone)
+    assert checked == ["api.create"]
+    checked.clear()
+    tag = phone.get(api_url(match)).headers["ETag"]
+    assert phone.get(api_url(match), headers={"If-None-Match": tag}).status_code == 304
+    assert phone.get(f"/m/{match['id']}").status_code == 200
+    with phone.get("/static/style.css") as style:
+        assert style.status_code == 200
+    assert checked == []
+    for _ in range(2):
+        assert phone.get(api_url(match, "sheet.pdf")).status_code == 200
+    assert phone.get(api_url(match, "sheet.pdf")).status_code == 429  # RATELIMIT_PDFS: 2 per minute
+    assert checked == ["sheets.match_pdf"] * 3

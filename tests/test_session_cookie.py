@@ -148,3 +148,48 @@ def test_the_form_token_still_checks_with_a_sealed_cookie(client):
                                               "players-2": "Cid", "players-3": "Dee"})
     assert answer.status_code in (302, 422)
     assert "too long" not in answer.get_data(as_text=True)
+
+
+# -- opened only when used ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def openings(monkeypatch) -> list[int]:
+    """Each time a session cookie is opened (checked and decrypted)."""
+    from scorekeeper.web import session_cookie
+
+    seen: list[int] = []
+    real = session_cookie.Sealer.loads
+
+    def counted(self, sealed):
+        seen.append(1)
+        return real(self, sealed)
+
+    monkeypatch.setattr(session_cookie.Sealer, "loads", counted)
+    return seen
+
+
+def test_the_poll_and_the_static_files_never_open_the_phones_session(client, openings):
+    match = create_match(client)
+    assert client.get(match["edit_url"]).status_code == 302  # this phone now holds a sealed cookie
+    assert client.get(f"/m/{match['id']}").status_code == 200
+    assert cookie_of(client)
+    openings.clear()
+    first = client.get(f"/api/v1/matches/{match['id']}")
+    again = client.get(f"/api/v1/matches/{match['id']}", headers={"If-None-Match": first.headers["ETag"]})
+    with client.get("/static/style.css") as style:
+        assert style.status_code == 200
+    assert first.status_code == 200 and again.status_code == 304
+    assert openings == []
+    for answer in (first, again):
+        assert "Set-Cookie" not in answer.headers and "Cookie" not in answer.headers.get("Vary", "")
+
+
+def test_a_page_that_uses_the_session_opens_it_once_and_keeps_what_it_holds(client, openings):
+    match = create_match(client)
+    assert client.get(match["edit_url"]).status_code == 302
+    openings.clear()
+    page = client.get(f"/m/{match['id']}")
+    assert page.status_code == 200 and "/hands/new?variant=no_tricks" in page.text  # the edit key, from the session
+    assert len(openings) == 1
+    assert client.get(f"/m/{match['id']}/hands/new").status_code == 200  # still this phone's to edit

@@ -87,6 +87,10 @@ def init_app(app: Flask) -> None:
     app.config["RATELIMIT_STORAGE_URI"] = hit_counts.uri_for(app.config["RATELIMIT_STORAGE_URI"],
                                                             Path(app.instance_path))
     limiter = Limiter(get_remote_address, app=app)
+    # Only the endpoints below have limits, each checked by its own decorator. The limiter's check before
+    # every request looks for limits of the whole app, of which there are none: it goes, so every other
+    # request (the polls every few seconds above all) costs the limiter nothing.
+    app.before_request_funcs[None].remove(limiter._check_request_limit)
     app.extensions["rate_limits"] = limiter
     for endpoint, (setting, scope, deduct) in LIMITED.items():
         limit = limiter.shared_limit(lambda setting=setting: current_app.config[setting], scope, deduct_when=deduct)

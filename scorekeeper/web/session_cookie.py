@@ -14,14 +14,14 @@ from __future__ import annotations
 import functools
 import os
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from flask import Flask, Request, has_request_context, request
+from flask import Flask, Request, Response, has_request_context, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, session_json_serializer
 from itsdangerous import BadData, URLSafeTimedSerializer
 
@@ -72,10 +72,55 @@ class SealedSerializer(URLSafeTimedSerializer):
         return token.decode("ascii") if isinstance(token, bytes) else token
 
 
+class LazySession(SecureCookieSession):
+    """A session whose cookie is opened (checked and decrypted) only when a view first reads or writes it.
+
+    Flask opens the session of every request before the view runs. Most requests never look at it: the
+    poll every few seconds, static files, the API with its bearer keys. They now cost no decryption, and
+    an answer whose session was never opened sets no cookie (``SealedSessionInterface.save_session``).
+    """
+
+    def __init__(self, opener: Callable[[], tuple[dict[str, Any], bool]] | None = None) -> None:
+        super().__init__()
+        self.opener = opener  # None once opened: what the cookie held, and whether it must be written again
+
+    @property
+    def opened(self) -> bool:
+        return self.opener is None
+
+    def open(self) -> None:
+        if self.opener is not None:
+            opener, self.opener = self.opener, None
+            data, rewrite = opener()
+            dict.update(self, data)
+            if rewrite:
+                self.modified = True
+
+
+def _opening(name: str) -> Callable[..., Any]:
+    method = getattr(SecureCookieSession, name)
+
+    @functools.wraps(method)
+    def opened_first(self: LazySession, *args: Any, **kwargs: Any) -> Any:
+        self.open()
+        return method(self, *args, **kwargs)
+
+    return opened_first
+
+
+for _name in ("__getitem__", "__setitem__", "__delitem__", "__contains__", "__iter__", "__len__", "__repr__",
+              "__eq__", "__ne__", "__or__", "__ior__", "get", "setdefault", "pop", "popitem", "update", "clear",
+              "copy", "keys", "values", "items"):
+    setattr(LazySession, _name, _opening(_name))
+
+
 class SealedSessionInterface(SecureCookieSessionInterface):
-    """Flask's cookie session, encrypted; a cookie that cannot be read is an empty session, never an error."""
+    """Flask's cookie session, encrypted; a cookie that cannot be read is an empty session, never an error.
+
+    The cookie is opened when the view first uses the session (LazySession), not for every request."""
 
     salt = "sealed-session"
+    session_class = LazySession
 
     def secrets(self, app: Flask) -> list[str | bytes]:
         return [*(app.config["SECRET_KEY_FALLBACKS"] or []), app.secret_key]
@@ -87,37 +132,55 @@ class SealedSessionInterface(SecureCookieSessionInterface):
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         if not app.secret_key:
             return None
-        return self.signed(app, SealedSerializer, self.salt, Sealer(self.secrets(app)))
+        return sealing(self, tuple(self.secrets(app)))
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
-        sealed = self.get_signing_serializer(app)
-        if sealed is None:
+        if not app.secret_key:
             return None
         value = request.cookies.get(self.get_cookie_name(app))
         if not value:
-            return self.session_class()
+            session = LazySession()
+            session.open()
+            return session
+        return LazySession(lambda: self.read(app, value))
+
+    def read(self, app: Flask, value: str) -> tuple[dict[str, Any], bool]:
+        """What the cookie holds, and whether to write it again (sealed now); nothing for a cookie not ours."""
+        sealed = self.get_signing_serializer(app)
+        assert sealed is not None  # a secret key: open_session checked
         max_age = int(app.permanent_session_lifetime.total_seconds())
         try:
-            return self.session_class(sealed.loads(value, max_age=max_age))
+            return sealed.loads(value, max_age=max_age), False
         except BadData:
             return self.unsealed(app, value, max_age)
 
-    def unsealed(self, app: Flask, value: str, max_age: int) -> SecureCookieSession:
+    def unsealed(self, app: Flask, value: str, max_age: int) -> tuple[dict[str, Any], bool]:
         """A cookie Flask signed before cookies were sealed: kept, and sealed in this answer."""
         legacy = self.signed(app, URLSafeTimedSerializer, SecureCookieSessionInterface.salt, session_json_serializer)
         try:
             data = legacy.loads(value, max_age=max_age)
         except BadData:
-            return self.session_class()
+            return {}, False
         if not isinstance(data, dict):
-            return self.session_class()
-        session = self.session_class(data)
-        session.modified = True
-        return session
+            return {}, False
+        return data, True
+
+    def save_session(self, app: Flask, session: SecureCookieSession, response: Response) -> None:
+        """As Flask saves it; a session never opened is left as the phone has it (no cookie, no Vary)."""
+        if isinstance(session, LazySession) and not session.opened:
+            return
+        super().save_session(app, session, response)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         """Secure when the settings say so, or when this phone reached us over https."""
         return super().get_cookie_secure(app) or (has_request_context() and request.is_secure)
+
+
+@functools.lru_cache(maxsize=8)
+def sealing(interface: SealedSessionInterface, secrets: tuple[str | bytes, ...]) -> URLSafeTimedSerializer:
+    """The signing and sealing serializer of these secrets, made once: making one seals a test value."""
+    signer = {"key_derivation": interface.key_derivation, "digest_method": interface.digest_method}
+    return SealedSerializer(list(secrets), salt=interface.salt, serializer=Sealer(list(secrets)), signer_kwargs=signer)
 
 
 def init_app(app: Flask) -> None:
