@@ -172,7 +172,7 @@ def test_the_running_sums_equal_the_figures_made_from_scratch_after_any_writes(a
     """Records, corrections, undos, rule changes, seasons and merges in a random order: after each,
     the kept standings and partnerships are those computed from every finished match again."""
     from scorekeeper.club import figures as club_figures
-    from scorekeeper.club.engine import standings as engine
+    from scorekeeper.club.engine import ratings as ratings_engine, standings as engine
 
     rng = random.Random(16)
     people, typos = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"], {"Ann": "Anne", "Bob": "Bobby"}
@@ -217,7 +217,34 @@ def test_the_running_sums_equal_the_figures_made_from_scratch_after_any_writes(a
                     continue
                 assert view.games["kozyol"].standings == engine.standings("kozyol", kozyol, club.min_matches), step
                 assert view.games["kozyol"].partnerships == engine.partnerships(kozyol), step
+                every = [one for one in clubs.played(club, None) if one.digest["game"] == "kozyol"]
+                assert view.games["kozyol"].ratings == ratings_engine.ratings("kozyol", every), step
         assert merged >= 2
+
+def test_a_result_in_one_game_computes_again_that_games_ratings_only(app: Flask, monkeypatch):
+    """Ratings are kept per game while none of its rows changed: a Kozyol result leaves Barbu's as they were."""
+    from helpers.club_matches import scripted_barbu
+    from scorekeeper.club import figures as club_figures
+
+    computed: list[str] = []
+    real = club_figures.club_ratings.ratings
+    monkeypatch.setattr(club_figures.club_ratings, "ratings",
+                        lambda game, played: (computed.append(game), real(game, played))[1])
+    with app.app_context():
+        club, _key = clubs.create("Two games")
+        barbu, _key = clubs.start_match(club, "barbu", FOUR, {"first_declarer": "Ann",
+                                                              "enforce_declarer_doubles": False})
+        for entry in scripted_barbu():
+            matches.record(barbu.public_id, entry)
+        club_match(club, FOUR, TEAM_0_LOSES)
+        first = clubs.view(club, None)
+        assert sorted(computed) == ["barbu", "kozyol"]
+        computed.clear()
+        club_match(club, FOUR, TEAM_1_LOSES)
+        again = clubs.view(club, None)
+        assert computed == ["kozyol"] and again.games["kozyol"].ratings != first.games["kozyol"].ratings
+        assert again.games["barbu"].ratings is first.games["barbu"].ratings
+
 
 def test_a_new_player_costs_the_kept_season_one_row_and_a_merge_seats_it_again(app: Flask, monkeypatch):
     from scorekeeper.club import figures as club_figures
@@ -414,3 +441,64 @@ def test_seasons_and_evenings_group_the_matches_by_day(app: Flask):
         assert clubs.evenings(club, inside) == [(today, None, [match])] and clubs.evenings(club, before) == []
         with pytest.raises(matches.NotFound):
             clubs.season_of(club, "999999")
+
+
+def statements_of_a_club_page(app: Flask, client, public_id: str) -> int:
+    """How many SQL statements the club page's first view after a change runs."""
+    from sqlalchemy import event
+
+    from scorekeeper.web.club import pages
+
+    pages.PAGES.clear()
+    count = [0]
+
+    def counted(*_args):
+        count[0] += 1
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", counted)
+    try:
+        assert client.get(f"/c/{public_id}").status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", counted)
+    return count[0]
+
+
+@pytest.mark.parametrize("asked", [0, 2])
+def test_the_club_page_reads_as_many_statements_for_forty_matches_as_for_two(app: Flask, asked: int):
+    """Its evenings' marks (finished, agreed) are read once for all their matches, not once per match."""
+    from scorekeeper.club import agreements
+
+    client = app.test_client()
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        agreements.set_rules(club, asked, False)
+        public_id = club.public_id
+        for _ in range(2):
+            club_match(club, FOUR, TEAM_0_LOSES)
+    few = statements_of_a_club_page(app, client, public_id)
+    with app.app_context():
+        club = clubs.find(public_id)
+        for _ in range(38):
+            club_match(club, FOUR, TEAM_1_LOSES)
+    assert statements_of_a_club_page(app, client, public_id) == few
+
+
+def test_a_big_read_of_a_season_settles_the_collector_once(app: Flask, monkeypatch):
+    """After many rows read at once, what the process keeps is left out of the collector's walks; a new
+    result read afterwards does not settle again."""
+    from scorekeeper.club import figures as club_figures
+
+    settled: list[int] = []
+    monkeypatch.setattr(club_figures, "SETTLE_AFTER", 5)
+    monkeypatch.setattr(club_figures.gc, "freeze", lambda: settled.append(1))
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        for _ in range(6):
+            club_match(club, FOUR, TEAM_0_LOSES)
+        clubs.view(club, None)
+        assert settled == [1]
+        club_match(club, FOUR, TEAM_1_LOSES)
+        clubs.view(club, None)
+        assert settled == [1]

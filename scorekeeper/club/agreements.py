@@ -109,8 +109,11 @@ def check_rules(agree_to_lock: Any, confirm_hands: Any) -> None:
 
 def not_agreed_among(club: Club, played: list[Match]) -> set[int]:
     """The row ids of those of the club's finished matches that are not locked yet (none when none is asked)."""
-    finished = [match for match in played if match.id in service.finished_among(club, played)]
-    if not club.agree_to_lock or not finished:
+    if not club.agree_to_lock or not played:
+        return set()
+    done = service.finished_among(club, played)  # one read for them all
+    finished = [match for match in played if match.id in done]
+    if not finished:
         return set()
     counts: dict[int, int] = {}
     for match_id in db.session.scalars(select(Agreement.match_id).where(

@@ -7,6 +7,8 @@ a page reads one small aggregate while nothing changed, and a correction anywher
 
 from __future__ import annotations
 
+import gc
+import itertools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,7 +31,10 @@ PLAYED_CACHED = 4  # a big club's digests weigh megabytes: keep only the few sea
 _cache: LRUCache = LRUCache(maxsize=FIGURES_CACHED)
 _played: LRUCache = LRUCache(maxsize=PLAYED_CACHED)
 _digests: LRUCache = LRUCache(maxsize=PLAYED_CACHED)  # (club, season) -> _Sums
+_rated: LRUCache = LRUCache(maxsize=FIGURES_CACHED)  # (club, game, mark of its all-time rows) -> ratings
+_marks = itertools.count(1)  # every change to a game's rows in any kept sums takes the next number
 BATCH = 500
+SETTLE_AFTER = 2000  # rows read at once after which what the process keeps is taken out of the collector's walks
 _lock = threading.Lock()
 _updating = threading.Lock()
 T = TypeVar("T")
@@ -76,6 +81,7 @@ class Finished:
     standings: dict[str, list[club_standings.Standing]]  # ranked with the club's minimum at that stamp
     partnerships: list[club_standings.Partnership]
     tallies: dict[str, club_standings.Tally]  # per game played, the running sums of `standings`: copy to change
+    marks: dict[str, int]  # per game played, a number that changes whenever one of its rows does
 
 
 class Written(NamedTuple):
@@ -105,6 +111,8 @@ class _Sums:
         self.rows: dict[int, Row] = {}
         self.tallies = {slug: club_standings.Tally(slug) for slug in GAMES}
         self.pairs = club_standings.PairTally()
+        self.marks = {slug: next(_marks) for slug in GAMES}  # what figures of one game can be kept by
+        self.paired: tuple[int, list[club_standings.Partnership]] | None = None  # Kozyol's mark and its pairs
 
     def put(self, match: int, day: date, public_id: str, written: Written, made: Digest) -> None:
         made = frozen(made)  # kept for many requests: out of the garbage collector's way
@@ -117,8 +125,17 @@ class _Sums:
         self.count(self.rows.pop(match).seated, -1)
 
     def count(self, one: Played, times: int) -> None:
-        self.tallies[one.digest["game"]].add(one.digest, times)
+        game = one.digest["game"]
+        self.tallies[game].add(one.digest, times)
         self.pairs.add(one.digest, times)
+        self.marks[game] = next(_marks)
+
+    def partnerships(self) -> list[club_standings.Partnership]:
+        """Kozyol's partnerships, sorted again only after a Kozyol row changed."""
+        mark = self.marks["kozyol"] if "kozyol" in self.marks else 0
+        if self.paired is None or self.paired[0] != mark:
+            self.paired = (mark, self.pairs.partnerships())
+        return self.paired[1]
 
     def seated_by(self, now: dict[int, int]) -> _Sums:
         """These sums if the players are seated as now, else new sums of the same rows seated again."""
@@ -153,10 +170,12 @@ class SeasonReading:
             # Who each merged entry is now: a player added since changes no seating, a merge does.
             now = {player: kept for player, kept in resolver(self.club).items() if player != kept}
             sums = _Sums(now) if before is None else before.seated_by(now)
-            self.catch_up(sums, written)
+            read = self.catch_up(sums, written)
             result = self.finished(sums)
             with _lock:
                 _digests[self.where] = sums
+        if read >= SETTLE_AFTER:
+            settle()
         return result
 
     def written(self) -> dict[int, Written]:
@@ -167,8 +186,8 @@ class SeasonReading:
             .where(results.club_id == self.club.id, results.digest.is_not(None)), self.season))
         return {match: Written(version, changed) for match, version, changed in rows}
 
-    def catch_up(self, sums: _Sums, written: dict[int, Written]) -> None:
-        """Drop the rows written since they were read, and read those rows and the new ones."""
+    def catch_up(self, sums: _Sums, written: dict[int, Written]) -> int:
+        """Drop the rows written since they were read, and read those rows and the new ones; how many were read."""
         for match in [match for match, row in sums.rows.items() if written.get(match) != row.written]:
             sums.drop(match)
         changed = [match for match in written if match not in sums.rows]
@@ -187,6 +206,7 @@ class SeasonReading:
                     sums.put(match, day, public_id, Written(version, number), made)
         # Kept in the figures' order, so that the next sort is one pass over a run already sorted.
         sums.rows = dict(sorted(sums.rows.items(), key=lambda item: (item[1].day, item[1].public_id)))
+        return len(changed)
 
     def finished(self, sums: _Sums) -> Finished:
         """The season's matches and standings as the sums hold them now."""
@@ -197,7 +217,21 @@ class SeasonReading:
         return Finished(
             played, {slug: these for slug, these in games.items() if these},
             {slug: tally.standings(self.club.min_matches) for slug, tally in sums.tallies.items() if tally.matches},
-            sums.pairs.partnerships(), {slug: tally.copy() for slug, tally in sums.tallies.items() if tally.matches})
+            sums.partnerships(), {slug: tally.copy() for slug, tally in sums.tallies.items() if tally.matches},
+            {slug: sums.marks[slug] for slug, tally in sums.tallies.items() if tally.matches})
+
+
+def settle() -> None:
+    """Collect the garbage now, then leave everything the process holds out of the collector's later walks.
+
+    A big club's season is millions of small objects (its digests), kept for many requests. Python's
+    cyclic collector walks every tracked object on each of its full passes, which come every so many
+    allocations: with a season of 10,000 matches kept, a page view that happened to set one off took
+    100 to 150 ms more. Frozen objects are still freed by reference counting when a cache lets them go
+    (the digests hold no cycles); only what was reachable at this moment is frozen, once per big read.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def finished(club: Club, season: Season | None) -> Finished:
@@ -222,14 +256,30 @@ def view(club: Club, season: Season | None) -> ClubView:
     def compute() -> ClubView:
         games = {}
         these = finished(club, season)
-        every = finished(club, None).by_game if season is not None else these.by_game
+        every = finished(club, None) if season is not None else these
         for slug, matches in these.by_game.items():
             games[slug] = GameView(
-                matches=len(matches), standings=these.standings[slug],
-                ratings=club_ratings.ratings(slug, every.get(slug, matches)),  # a write between the two reads
+                matches=len(matches), standings=these.standings[slug], ratings=rated(club, slug, every, matches),
                 partnerships=these.partnerships if slug == "kozyol" else [])
         return ClubView(games, names(club), sum(game.matches for game in games.values()))
     return cached(club, season, ("view",), compute)
+
+
+def rated(club: Club, game: str, every: Finished, matches: list[Played]) -> list[club_ratings.Rating]:
+    """The game's ratings from all the club's matches, kept while none of that game's rows changed.
+
+    A result in one game leaves the other games' ratings as they were: only its own are computed again.
+    Without the game in every (a write between the two reads), from the season's matches, not kept."""
+    if game not in every.by_game:
+        return club_ratings.ratings(game, matches)
+    key = (club.public_id, game, every.marks[game])
+    with _lock:
+        if key in _rated:
+            return _rated[key]
+    value = club_ratings.ratings(game, every.by_game[game])
+    with _lock:
+        _rated[key] = value
+    return value
 
 
 def player_view(club: Club, player_id: int, season: Season | None) -> dict[str, Stats]:
