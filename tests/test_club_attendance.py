@@ -4,29 +4,22 @@ phone (or the admin) changes the answer; the admin marks players present at the 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from helpers.club_matches import FOUR
-from helpers.clubs import admin_post, new_club
+from helpers.clubs import admin_post, ahead, club_of
 from helpers.forms import csrf_token
 from helpers.i18n import seen
 from scorekeeper.club import evenings, service as clubs
 from scorekeeper.refusals import Refusal
 
 
-def ahead(days: int) -> date:
-    return datetime.now(timezone.utc).date() + timedelta(days=days)
-
-
 @pytest.fixture
 def club(client: FlaskClient) -> str:
-    made = new_club(client)
-    for name in FOUR:
-        assert admin_post(client, made, "players", "add", {"name": name}).status_code == 302
+    made = club_of(client, FOUR)
     assert admin_post(client, made, "planned", "plan", {"day": ahead(2).isoformat(), "starts_at": "19:30",
                                                         "place": "Café du Nord", "note": "Bring cards",
                                                         "weeks": "1"}).status_code == 302
@@ -167,3 +160,18 @@ def test_answers_are_refused_for_a_past_evening_and_for_a_value_not_true_or_fals
         with pytest.raises(Refusal):
             evenings.mark_present(found, past, player, 1)
         assert evenings.mark_present(found, past, player, True).present  # the door works on any day
+
+
+def test_the_kept_evening_card_carries_each_phones_own_token_and_its_form_takes_it(app, club: str):
+    """The card is kept per club state and player, but every phone's forms hold that phone's CSRF token."""
+    token = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+    phones = [app.test_client(), app.test_client()]
+    cards = [phone.get(f"/c/{club}").text for phone in phones]
+    tokens = [token.findall(page[page.index('id="next-evening"'):]) for page in cards]
+    assert tokens[0] and tokens[1] and set(tokens[0]).isdisjoint(tokens[1])
+    with app.app_context():
+        ann = next(player.id for player in clubs.roster(clubs.find(club)) if player.name == "Ann")
+    for phone, mine in zip(phones, tokens):
+        picked = phone.post(f"/c/{club}/me", data={"csrf_token": mine[0], "player": str(ann)})
+        assert picked.status_code == 302, picked.text
+    assert "You are Ann." in phones[0].get(f"/c/{club}").text
