@@ -502,3 +502,40 @@ def test_a_big_read_of_a_season_settles_the_collector_once(app: Flask, monkeypat
         club_match(club, FOUR, TEAM_1_LOSES)
         clubs.view(club, None)
         assert settled == [1]
+
+
+def test_a_hand_of_a_club_match_costs_three_statements_more_than_a_casual_hand(app: Flask):
+    """The club (for its checks), its result row and the agreements a change clears: nothing read twice, the
+    closed evenings looked up once per club state, the club not read again to answer."""
+    from sqlalchemy import event
+
+    from helpers.api import bearer, create_match
+
+    client = app.test_client()
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        for _ in range(2):
+            club_match(club, FOUR, TEAM_0_LOSES)  # finished matches in the club: their rows exist
+        kept, key = clubs.start_match(club, "kozyol", FOUR, None)
+        kept_id = kept.public_id
+        engine = db.engine
+    casual = create_match(client, "kozyol", FOUR)
+    deal = {"points": [60, 60]}
+
+    def statements(url: str, key: str) -> int:
+        count = [0]
+
+        def counted(*_args):
+            count[0] += 1
+
+        event.listen(engine, "before_cursor_execute", counted)
+        try:
+            assert client.post(url, json=deal, headers=bearer(key)).status_code == 201
+        finally:
+            event.remove(engine, "before_cursor_execute", counted)
+        return count[0]
+
+    for _ in range(2):  # the second hand of each: the club's closed evenings are known by then
+        club_hand = statements(f"/api/v1/matches/{kept_id}/hands", key)
+        casual_hand = statements(f"/api/v1/matches/{casual['id']}/hands", casual["edit_key"])
+    assert club_hand == casual_hand + 3, (club_hand, casual_hand)

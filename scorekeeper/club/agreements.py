@@ -14,6 +14,7 @@ import time
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from flask import g, has_app_context
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
@@ -79,12 +80,22 @@ def asked(club: Club | None, match: Match) -> int:
 
 
 def state_of(match: Match, played: Replay | None = None) -> AgreementState:
-    """The match's agreement as it now is (a casual match: nothing asked)."""
-    club = results.club_of(match)
-    if not asked(club, match):
+    """The match's agreement as it now is (a casual match: nothing asked).
+
+    After a write, the number its check found (asked_in_request) spares reading the club again: the
+    commit expired it, and nothing in the request changed the club's rules since."""
+    number = asked_in_request(match)
+    if number is None:
+        number = asked(results.club_of(match), match)
+    if not number:
         return AgreementState(0, [], False)
     played = played if played is not None else matches.cached_replay(match)
-    return AgreementState(asked(club, match), agreements(match), bool(played.finished))
+    return AgreementState(number, agreements(match), bool(played.finished))
+
+
+def asked_in_request(match: Match) -> int | None:
+    """The agreements that lock this match as this request's write check found them; None before any."""
+    return g.get("asked_of", {}).get(match.id) if has_app_context() else None
 
 
 def is_locked(match: Match) -> bool:
@@ -96,6 +107,8 @@ def set_rules(club: Club, agree_to_lock: Any, confirm_hands: Any) -> None:
     """Set how many agreements lock a club match (0: none) and whether the next seat confirms every hand."""
     check_rules(agree_to_lock, confirm_hands)
     club.agree_to_lock, club.confirm_hands = agree_to_lock, confirm_hands
+    if has_app_context():
+        g.pop("asked_of", None)  # what write checks found earlier in this request no longer holds
     service.bump(club)
 
 
@@ -147,7 +160,10 @@ def names(agreed: list[Agreed]) -> str:
 def check(match: Match, action: str, authority: matches.Authority) -> None:  # noqa: ARG001
     """Refuse a write to a locked match without the club's admin key (Locked), or with it but without a reason."""
     club = results.club_of(match)
-    if club is None or not asked(club, match):
+    number = asked(club, match)
+    if has_app_context():
+        g.setdefault("asked_of", {})[match.id] = number
+    if club is None or not number:
         return
     agreed = agreements(match)
     if len(agreed) < asked(club, match):

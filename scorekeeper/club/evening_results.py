@@ -10,11 +10,13 @@ create_app puts before every write to a match), so the results do not move unles
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
+from cachetools import LRUCache
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
@@ -27,7 +29,10 @@ from ..models import Club, ClubResult, Evening, EveningRound, EveningTable, Hand
 from ..refusals import refuse
 from . import agreements, evenings, figures, rounds, service
 from .engine.standings import Tally
-from .results import readable, resolver
+from .results import club_of, readable, resolver
+
+_closing: LRUCache = LRUCache(maxsize=256)  # (club public id, club version) -> has it closed an evening
+_closing_lock = threading.Lock()
 
 
 class Closed(agreements.Locked):
@@ -287,12 +292,31 @@ def closed_evening_of(match: Match) -> Evening | None:
         or_(Evening.day == day, Evening.id.in_(tabled))).order_by(Evening.id).limit(1))
 
 
+def has_closed_evening(club: Club) -> bool:
+    """Whether the club has closed an evening, kept per club version (closing and reopening bump the club)."""
+    key = (club.public_id, club.version)
+    with _closing_lock:
+        known = _closing.get(key)
+    if known is None:
+        known = db.session.scalar(select(Evening.id).where(
+            Evening.club_id == club.id, Evening.closed_at.is_not(None)).limit(1)) is not None
+        with _closing_lock:
+            _closing[key] = known
+    return known
+
+
 def check(match: Match, action: str, authority: matches.Authority) -> None:  # noqa: ARG001
-    """Refuse a write to a match of a closed evening without the club's admin key (Closed)."""
+    """Refuse a write to a match of a closed evening without the club's admin key (Closed).
+
+    A club that never closed an evening answers without a read: most writes, during an evening."""
+    if match.club_id is None:
+        return
+    club = club_of(match)
+    if club is None or not has_closed_evening(club):
+        return
     evening = closed_evening_of(match)
     if evening is None:
         return
-    club = db.session.get(Club, match.club_id)
-    if club is not None and links.key_matches(club.admin_key_hash, authority.key):
+    if links.key_matches(club.admin_key_hash, authority.key):
         return
     raise Closed(title_of(evening))

@@ -11,6 +11,7 @@ from datetime import date, datetime, timezone, tzinfo
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from flask import g, has_app_context
 from sqlalchemy import func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -212,6 +213,14 @@ def evening_names(club: Club) -> dict[date, str]:
 
 
 def club_of(match: Match) -> Club | None:
-    """The club a match was started from, or None for a casual match."""
+    """The club a match was started from, or None for a casual match.
+
+    The club is held for the rest of the request: the session keeps its objects only while something
+    refers to them, so the checks of one write (agreements, closed evenings) would each read it again."""
     club_id = getattr(match, "club_id", None)
-    return db.session.get(Club, club_id) if club_id is not None else None
+    if club_id is None:
+        return None
+    club = db.session.get(Club, club_id)
+    if has_app_context():
+        g.setdefault("clubs_held", {})[club_id] = club
+    return club
