@@ -3,7 +3,7 @@ zone with its VTIMEZONE (or all day), place, note, the club page's address; and 
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -11,13 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from icalendar import Calendar
 
-from helpers.clubs import new_club
+from helpers.clubs import ahead, new_club
 from helpers.i18n import seen
 from scorekeeper.club import evenings, service as clubs
-
-
-def ahead(days: int) -> date:
-    return datetime.now(timezone.utc).date() + timedelta(days=days)
 
 
 @pytest.fixture

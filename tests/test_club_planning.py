@@ -3,14 +3,14 @@ refused with a reason beside the field; named evenings and the list of evenings 
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import time
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from helpers.club_matches import FOUR
-from helpers.clubs import admin_post, new_club, reasons
+from helpers.clubs import admin_post, ahead, club_of, new_club, reasons
 from helpers.forms import csrf_token
 from helpers.i18n import seen
 from scorekeeper.club import evenings, service as clubs
@@ -20,15 +20,9 @@ from scorekeeper.models import EveningRound
 from scorekeeper.refusals import Refusal
 
 
-def ahead(days: int) -> date:
-    return datetime.now(timezone.utc).date() + timedelta(days=days)
-
-
 @pytest.fixture
 def club(client: FlaskClient) -> str:
-    made = new_club(client)
-    for name in FOUR:
-        assert admin_post(client, made, "players", "add", {"name": name}).status_code == 302
+    made = club_of(client, FOUR)
     return made
 
 

@@ -3,13 +3,13 @@ key, answered with the club link and an answer key, marked present by the admin;
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from helpers.api import bearer, error_of
+from helpers.clubs import ahead
 from helpers.openapi import check_answer
 
 API = "/api/v1"
@@ -17,9 +17,6 @@ CLUB = f"{API}/clubs/{{club_id}}"
 PLANNED = f"{CLUB}/planned-evenings"
 ONE = f"{PLANNED}/{{evening_id}}"
 
-
-def ahead(days: int) -> date:
-    return datetime.now(timezone.utc).date() + timedelta(days=days)
 
 
 @pytest.fixture

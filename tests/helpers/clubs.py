@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -31,3 +32,16 @@ def admin_post(client: FlaskClient, club: str, action: str, form: str, data: dic
     fields = {f"{form}-{name}": value for name, value in data.items()}
     return client.post(f"/c/{club}/admin/{action}", data={f"{form}-csrf_token": csrf_token(client, "/clubs/new"),
                                                            **fields})
+
+
+def ahead(days: int) -> date:
+    """The day this many days from today (UTC): an evening planned ahead."""
+    return datetime.now(timezone.utc).date() + timedelta(days=days)
+
+
+def club_of(client: FlaskClient, names: list[str]) -> str:
+    """A club started on the page with these players on its roster; this phone keeps its admin key."""
+    made = new_club(client)
+    for name in names:
+        assert admin_post(client, made, "players", "add", {"name": name}).status_code == 302
+    return made
