@@ -25,7 +25,6 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import club_seed
 import harness
@@ -154,15 +153,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=9, help="rounds of every measure (default 9)")
-    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
-    parser.add_argument("--database-url", help="a PostgreSQL server (postgresql+psycopg://user@host:port) to run on; "
-                        "the benchmark makes its own database there and drops it afterwards")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    harness.database_options(parser)
     args = parser.parse_args(argv)
-    kind = args.database
-    if args.database_url:
-        harness.POSTGRES_SERVER = args.database_url.rstrip("/")
-        kind = "postgres"
+    kind = harness.database_kind(args)
     if args.players < 11 or args.rounds < 1 or args.matches < 1:
         parser.error("need at least 11 players (a Hearts table), one match and one round")
     say(f"club: {args.players} players, {args.matches} finished matches on {kind}; {args.rounds} rounds")

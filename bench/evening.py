@@ -33,7 +33,6 @@ import statistics
 import sys
 import time
 from datetime import timedelta
-from pathlib import Path
 
 import club_seed
 import harness
@@ -257,15 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--page-rounds", type=int, default=5, help="rounds of the pages and PDFs (default 5)")
     parser.add_argument("--quiet-day", action="store_true",
                         help="no other club matches on the evening's day (the seeded year has about 27 a day)")
-    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
-    parser.add_argument("--database-url", help="a PostgreSQL server (postgresql+psycopg://user@host:port) to run on; "
-                        "the benchmark makes its own database there and drops it afterwards")
-    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    harness.database_options(parser)
     args = parser.parse_args(argv)
-    kind = args.database
-    if args.database_url:
-        harness.POSTGRES_SERVER = args.database_url.rstrip("/")
-        kind = "postgres"
+    kind = harness.database_kind(args)
     if not 11 <= args.players or not 4 <= args.present <= args.players or args.present % 4 \
             or args.rounds < 1 or args.runs < 1 or args.matches < 1 or args.page_rounds < 1:
         parser.error("need at least 11 players (a Hearts table), a multiple of 4 present (Barbu tables) "

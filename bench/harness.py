@@ -5,6 +5,7 @@ Everything started here is stopped again when the `with` block ends, also on Ctr
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import http.client
 import json
@@ -419,6 +420,23 @@ def machine() -> dict[str, str]:
         "load generator": wrk,
         "date": time.strftime("%Y-%m-%d %H:%M %Z"),
     }
+
+
+def database_options(parser: argparse.ArgumentParser) -> None:
+    """The options every benchmark on either database takes: --database, --database-url, --json."""
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--database-url", help="a PostgreSQL server (postgresql+psycopg://user@host:port) to run on; "
+                        "the benchmark makes its own database there and drops it afterwards")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+
+
+def database_kind(args: argparse.Namespace) -> str:
+    """The database the options chose ("sqlite" or "postgres"), the PostgreSQL server taken from --database-url."""
+    global POSTGRES_SERVER
+    if args.database_url:
+        POSTGRES_SERVER = args.database_url.rstrip("/")
+        return "postgres"
+    return args.database
 
 
 def ratio(value: float, base: float) -> float:
