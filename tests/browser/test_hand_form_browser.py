@@ -86,3 +86,21 @@ def test_a_hearts_hand_for_seven_keeps_save_in_view(phone, tap):
     # Five fields of one digit (tap, digit), one Black Maria, took the rest, save: as before rows started empty.
     tap.report("Hearts: a hand for 7 players from its form (5 hearts typed, 1 Black Maria, the rest)", 13,
                "7 hand scores and 7 running totals written")
+
+
+def test_a_kozyol_deal_counted_by_cards_keeps_save_in_view(phone, tap):
+    """The longest typical Kozyol form: the pile counted card by card, every rank's stepper shown."""
+    page = phone()
+    match_id = made(page, "kozyol", ["Ann", "Bob", "Cid", "Dee Anne-Marie"], {"first_dealer": "Ann"}, [])
+    page.goto(f"/m/{match_id}/hands/new")
+    page.get_by_role("radio", name="Count the cards").check()
+    for rank, cards in (("Aces", 2), ("Tens", 1), ("Kings", 2), ("Queens", 1), ("Jacks", 1)):
+        for _ in range(cards):
+            tap(page.locator(".by-cards .rank", has_text=rank).get_by_role("button", name="one more"))
+    expect(page.locator(".split .score")).to_have_text("45 : 75")
+    save = page.get_by_role("button", name="Save deal 1")
+    figures = measured(page, "Kozyol: a deal counted by cards", save)
+    assert figures["save_on_screen"], figures
+    assert serious(page) == []
+    tap(save)
+    expect(page.locator("#hand-1")).to_contain_text("lose: 2 defeat points")
