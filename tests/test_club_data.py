@@ -539,3 +539,44 @@ def test_a_hand_of_a_club_match_costs_three_statements_more_than_a_casual_hand(a
         club_hand = statements(f"/api/v1/matches/{kept_id}/hands", key)
         casual_hand = statements(f"/api/v1/matches/{casual['id']}/hands", casual["edit_key"])
     assert club_hand == casual_hand + 3, (club_hand, casual_hand)
+
+
+def test_after_a_result_the_club_page_draws_only_that_evening_again(app: Flask, monkeypatch):
+    """Each evening of the club page is kept by its matches' marks: a new result redraws its own evening, a
+    rename every one (names change), and what is drawn is what a page drawn from nothing shows."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from scorekeeper.web.club import pages
+
+    loaded: list[int] = []
+    real = clubs.matches_by_id
+    monkeypatch.setattr(clubs, "matches_by_id", lambda ids: (loaded.append(len(ids)), real(ids))[1])
+    client = app.test_client()
+    with app.app_context():
+        club, _key = clubs.create("Sunday table")
+        public_id, today = club.public_id, clubs.today(club)
+        for back in (3, 2, 1):  # three evenings before today's, two matches each
+            made = [club_match(club, FOUR, TEAM_0_LOSES) for _ in range(2)]
+            db.session.execute(update(ClubResult).where(ClubResult.match_id.in_([m.id for m in made]))
+                               .values(day=today - timedelta(days=back)))
+            db.session.commit()
+        club_match(club, FOUR, TEAM_1_LOSES)
+    first = client.get(f"/c/{public_id}").text
+    assert len(loaded) == 4
+    loaded.clear()
+    with app.app_context():
+        club_match(clubs.find(public_id), ["Ann", "Bob", "Cid", "Eve"], TEAM_0_LOSES)  # today's evening only
+    after = client.get(f"/c/{public_id}").text
+    assert loaded == [2] and "Eve" in after and first != after
+    pages.EVENINGS.clear()
+    pages.PAGES.clear()
+    assert client.get(f"/c/{public_id}").text == after  # the kept evenings are those drawn from nothing
+    loaded.clear()
+    with app.app_context():
+        club = clubs.find(public_id)
+        ids = {player.name: player.id for player in clubs.roster(club)}
+        clubs.rename_player(club, ids["Ann"], "Anne")
+    renamed = client.get(f"/c/{public_id}").text
+    assert len(loaded) == 4 and "Anne" in renamed

@@ -302,21 +302,57 @@ def evenings(club: Club, season: Season | None = None, limit: int | None = None,
 
     An evening is the matches started on one day in the club's time zone, finished or not.
     """
-    days = in_season(select(ClubResult.day).where(ClubResult.club_id == club.id), season).distinct()
-    if before is not None:
-        days = days.where(ClubResult.day < before)
-    days = list(db.session.scalars(days.order_by(ClubResult.day.desc()).limit(limit)))
+    days = evening_days(club, season, limit, before)
     if not days:
         return []
     rows = db.session.execute(select(Match, ClubResult.day).join(ClubResult, ClubResult.match_id == Match.id)
                               .where(ClubResult.club_id == club.id, ClubResult.day >= days[-1],
                                      ClubResult.day <= days[0]).order_by(Match.id))
-    named = {day: name or None for day, name in db.session.execute(  # a planned evening may be unnamed ("")
-        select(Evening.day, Evening.name).where(Evening.club_id == club.id, Evening.day.in_(days)))}
+    named = evening_names_of(club, days)
     played_on: dict[date, list[Match]] = {day: [] for day in days}
     for match, day in rows:
         played_on[day].append(match)
     return [(day, named.get(day), played_on[day]) for day in days]
+
+
+Mark = tuple[int, int, int]  # a match's row id, its version and its result row's write number
+
+
+def evening_marks(club: Club, season: Season | None = None, limit: int | None = None
+                  ) -> list[tuple[date, str | None, tuple[Mark, ...]]]:
+    """The club's latest evenings as evenings() gives them, each match by its marks alone: what an evening
+    shown before needs to tell whether anything of it changed, without loading its matches."""
+    days = evening_days(club, season, limit)
+    if not days:
+        return []
+    rows = db.session.execute(select(ClubResult.match_id, Match.version, ClubResult.changed, ClubResult.day)
+                              .join(Match, Match.id == ClubResult.match_id)
+                              .where(ClubResult.club_id == club.id, ClubResult.day >= days[-1],
+                                     ClubResult.day <= days[0]).order_by(ClubResult.match_id))
+    named = evening_names_of(club, days)
+    marked: dict[date, list[Mark]] = {day: [] for day in days}
+    for match, version, changed, day in rows:
+        marked[day].append((match, version, changed))
+    return [(day, named.get(day), tuple(marked[day])) for day in days]
+
+
+def matches_by_id(ids: list[int]) -> list[Match]:
+    """These matches, in the order of their row ids."""
+    return list(db.session.scalars(select(Match).where(Match.id.in_(ids)).order_by(Match.id))) if ids else []
+
+
+def evening_days(club: Club, season: Season | None, limit: int | None, before: date | None = None) -> list[date]:
+    """The days the club played (in the season, before a day when given), the latest first, at most limit."""
+    days = in_season(select(ClubResult.day).where(ClubResult.club_id == club.id), season).distinct()
+    if before is not None:
+        days = days.where(ClubResult.day < before)
+    return list(db.session.scalars(days.order_by(ClubResult.day.desc()).limit(limit)))
+
+
+def evening_names_of(club: Club, days: list[date]) -> dict[date, str | None]:
+    """The names the club gave these days' evenings (a planned evening may be unnamed: None)."""
+    return {day: name or None for day, name in db.session.execute(
+        select(Evening.day, Evening.name).where(Evening.club_id == club.id, Evening.day.in_(days)))}
 
 
 def finished_among(club: Club, played: list[Match]) -> set[int]:

@@ -7,7 +7,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 from urllib.parse import quote
@@ -15,8 +15,9 @@ from urllib.parse import quote
 from babel import numbers
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import get_locale, gettext as _
+from markupsafe import Markup
 
-from ...club import figures as club_figures, seasons as club_seasons, service as clubs
+from ...club import agreements, figures as club_figures, seasons as club_seasons, service as clubs
 from ...club.engine.standings import Partnership
 from ...club.results import club_of, day_of, stamp
 from ...club.roster import row_id
@@ -41,6 +42,7 @@ EVENINGS_SHOWN = 12  # the latest evenings on the club page
 PARTNERSHIPS_SHOWN = 10  # on the club page and its PDF: a club of 100 has 4,950 pairs; the API lists them all
 bp.register_error_handler(Busy, sheets.busy)
 PAGES = PageCache()  # club and player pages, per club stamp (see kept)
+EVENINGS = PageCache(budget=2_000_000)  # the club page's evenings, each per its matches' marks (evening_block)
 
 # What a standings table shows per game, beside the player and the matches played (each game's own, from
 # its page record: the engine's figures).
@@ -167,12 +169,28 @@ def club(public_id: str):
 
 def club_page(found: Club, season: Season | None) -> str:
     view = club_seasons.view(found, season)  # a closed season from its snapshot
-    evenings = clubs.evenings(found, season, limit=EVENINGS_SHOWN)
     return render_template(
         "club/club.html", club=found, season=season, seasons=clubs.seasons(found), view=view, names=view.names,
-        evenings=evenings, winners=winners(found, [match for _, _, played in evenings for match in played], view.names),
+        evenings=clubs.evening_marks(found, season, limit=EVENINGS_SHOWN),
         roster=clubs.roster(found), games=GAMES, admin=club_phone.is_admin(found), today=clubs.today(found),
         closing=club_seasons.closing(season), hall_of_fame=club_seasons.hall_of_fame(found))
+
+
+@bp.app_template_global()
+def evening_block(club: Club, season: Season | None, day: date, name: str | None, marks: tuple,
+                  names: dict[int, str]) -> Markup:
+    """One evening of the club page, kept while the club (its names) and each of the evening's matches
+    (version, result row) are as they were: after a result only its own evening is drawn again, the
+    others' matches, winners and marks are not even read."""
+    key = (club.public_id, club.version, None if season is None else season.id, str(get_locale()),
+           request.script_root, day, name, marks)
+    kept = EVENINGS.get(key)
+    if kept is None:
+        played = clubs.matches_by_id([match for match, _version, _changed in marks])
+        kept = EVENINGS.put(key, render_template(
+            "club/_evening_block.html", club=club, day=day, name=name, played=played, names=names, games=GAMES,
+            winners=winners(club, played, names), unagreed=agreements.not_agreed_among(club, played)))
+    return Markup(kept)
 
 
 def winners(club: Club, played: list[Match], names: dict[int, str]) -> dict[int, list[str]]:
