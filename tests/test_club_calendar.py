@@ -55,7 +55,7 @@ def test_a_start_is_in_the_clubs_zone_with_a_default_length_and_the_details(clie
     assert cup.decoded("duration") == timedelta(hours=3)
     assert str(cup["summary"]) == "Les Dimanches · Cup night"
     assert str(cup["location"]) == "Café du Nord" and str(cup["description"]) == "Bring cards"
-    assert str(cup["url"]).startswith(f"http://localhost/c/{club}#evening-")
+    assert str(cup["url"]) == f"http://localhost/c/{club}/evenings/{ahead(2).isoformat()}/results"
     assert [str(zone["tzid"]) for zone in calendar.walk("VTIMEZONE")] == ["Europe/Paris"]
 
 
@@ -86,3 +86,20 @@ def test_the_club_page_offers_to_add_the_evenings_to_a_calendar(client: FlaskCli
     page = client.get(f"/c/{club}").text
     assert "Add to my calendar" in seen(page)
     assert f'href="webcal://localhost/c/{club}/evenings.ics"' in page
+
+
+def test_each_event_opens_the_evenings_own_page_with_when_where_and_who_comes(app: Flask, client: FlaskClient,
+                                                                               club: str):
+    from scorekeeper.club import roster
+
+    with app.app_context():
+        found = clubs.find(club)
+        cup = next(e for e in evenings.planned(found) if e.name == "Cup night")
+        ann = roster.add_player(found, "Ann")
+        evenings.answer(found, cup, ann.id, True, None)
+    event = next(e for e in feed(client, club).events if "Cup night" in str(e["summary"]))
+    page = app.test_client().get(str(event["url"]).removeprefix("http://localhost"))
+    assert page.status_code == 200
+    text = seen(page.text)
+    for words in ("Cup night", "from 19:30", "Where: Café du Nord", "Bring cards", "1 player is coming: Ann"):
+        assert words in text, words

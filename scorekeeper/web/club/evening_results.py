@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from ...club import evening_results, service as clubs
+from ...club import evening_results, evenings, service as clubs
 from ...club.results import stamp
 from ...games import GAMES
 from ...i18n import translate
@@ -54,6 +54,7 @@ def results_page(club: Club, ref: str) -> str:
     evening = found(club, ref)
     return render_template("club/evening_results.html", club=club, evening=evening, games=GAMES,
                            results=evening_results.results(club, evening), admin=club_phone.is_admin(club),
+                           answers=evenings.answers(club, evening) if evening.id is not None else None,
                            form=TableForm(), today=clubs.today(club), ref=address(evening))
 
 

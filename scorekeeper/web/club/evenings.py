@@ -171,8 +171,7 @@ def feed(public_id: str):
     """The club's evenings as an iCalendar feed, for a phone's calendar to follow."""
     club = club_phone.club_or_404(public_id)
     since = clubs.today(club) - timedelta(days=FEED_DAYS_BACK)
-    body = calendar(club, evenings.planned(club, limit=FEED_MOST, since=since),
-                    url_for("clubs.club", public_id=club.public_id, _external=True), request.host.split(":")[0])
+    body = calendar(club, evenings.planned(club, limit=FEED_MOST, since=since), request.host.split(":")[0])
     answer = Response(body, content_type="text/calendar; charset=utf-8")
     answer.headers["Content-Disposition"] = 'inline; filename="evenings.ics"'
     return answer
@@ -182,8 +181,9 @@ FEED_DAYS_BACK, FEED_MOST = 366, 500  # the evenings of the last year, and those
 LASTS = timedelta(hours=3)  # an evening's length in a calendar, when only its start is known
 
 
-def calendar(club: Club, planned: list[Evening], page: str, host: str) -> bytes:
-    """The evenings as iCalendar: one event each, a start in the club's zone (with its VTIMEZONE), or all day."""
+def calendar(club: Club, planned: list[Evening], host: str) -> bytes:
+    """The evenings as iCalendar: one event each, a start in the club's zone (with its VTIMEZONE), or all day,
+    linking to the evening's own page (when and where, who comes, then its tables and results)."""
     feed = Calendar()
     feed.add("prodid", "-//Scorekeeper//Club evenings//EN")
     feed.add("version", "2.0")
@@ -206,7 +206,8 @@ def calendar(club: Club, planned: list[Evening], page: str, host: str) -> bytes:
             event.add("location", evening.place)
         if evening.note:
             event.add("description", evening.note)
-        event.add("url", f"{page}#evening-{evening.id}")
+        event.add("url", url_for("club_evening_results.page", public_id=club.public_id,
+                                 evening=evening.day.isoformat(), _external=True))
         feed.add_component(event)
     if planned and club.time_zone:
         feed.add_missing_timezones(first_date=date(planned[0].day.year - 1, 1, 1),
