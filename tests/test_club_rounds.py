@@ -317,3 +317,15 @@ def test_an_unknown_evening_or_table_is_404(night: Evening):
     assert night.client.get(f"/c/{night.club}/evenings/{night.id}/rounds/1/tables/1").status_code == 404
     assert night.client.get(f"/c/{night.club}/admin/evenings/{night.id}/rounds/new?game=kozyol&seed=x"
                             ).status_code == 302  # a seed it cannot read is drawn afresh
+
+
+def test_a_rounds_matches_are_played_by_the_clubs_house_rules(night: Evening):
+    """The club's options for its new matches hold at every table of a round, beside the drawn first seat."""
+    from scorekeeper.club import rounds, service as clubs
+
+    for club, evening in night.store():
+        clubs.set_rules(club, club.min_matches, {"kozyol": {"target": 8}})
+        _seed, drawn = rounds.propose(club, evening, "kozyol", 5)
+        rounds.confirm(club, evening, drawn, 5, number=1)
+        for _table, match in rounds.rounds_of(evening)[0][1]:
+            assert match.options["target"] == 8 and match.options["first_dealer"] == match.players[0]
