@@ -490,18 +490,19 @@ def test_a_big_read_of_a_season_settles_the_collector_once(app: Flask, monkeypat
     result read afterwards does not settle again."""
     from scorekeeper.club import figures as club_figures
 
-    settled: list[int] = []
+    settled: list[str] = []
     monkeypatch.setattr(club_figures, "SETTLE_AFTER", 5)
-    monkeypatch.setattr(club_figures.gc, "freeze", lambda: settled.append(1))
+    monkeypatch.setattr(club_figures.gc, "freeze", lambda: settled.append("freeze"))
+    monkeypatch.setattr(club_figures.gc, "unfreeze", lambda: settled.append("unfreeze"))
     with app.app_context():
         club, _key = clubs.create("Sunday table")
         for _ in range(6):
             club_match(club, FOUR, TEAM_0_LOSES)
         clubs.view(club, None)
-        assert settled == [1]
+        assert settled == ["unfreeze", "freeze"]  # what the last settle froze is given back first
         club_match(club, FOUR, TEAM_1_LOSES)
         clubs.view(club, None)
-        assert settled == [1]
+        assert settled == ["unfreeze", "freeze"]
 
 
 def test_a_hand_of_a_club_match_costs_three_statements_more_than_a_casual_hand(app: Flask):

@@ -228,8 +228,11 @@ def settle() -> None:
     cyclic collector walks every tracked object on each of its full passes, which come every so many
     allocations: with a season of 10,000 matches kept, a page view that happened to set one off took
     100 to 150 ms more. Frozen objects are still freed by reference counting when a cache lets them go
-    (the digests hold no cycles); only what was reachable at this moment is frozen, once per big read.
+    (the digests hold no cycles). What is frozen with them and later becomes garbage in a cycle (a request
+    being served at that moment) is collected at the next settle, which first gives every frozen object
+    back to the collector: nothing stays frozen past one big read.
     """
+    gc.unfreeze()
     gc.collect()
     gc.freeze()
 
