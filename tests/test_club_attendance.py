@@ -175,3 +175,12 @@ def test_the_kept_evening_card_carries_each_phones_own_token_and_its_form_takes_
         picked = phone.post(f"/c/{club}/me", data={"csrf_token": mine[0], "player": str(ann)})
         assert picked.status_code == 302, picked.text
     assert "You are Ann." in phones[0].get(f"/c/{club}").text
+
+
+def test_the_kept_evening_card_links_to_the_address_each_phone_used(app, club: str):
+    """A phone on the laptop's network address gets calendar links to that address, not to the one another
+    phone used first."""
+    first = app.test_client().get(f"/c/{club}").text
+    assert "webcal://localhost/c/" in first
+    other = app.test_client().get(f"/c/{club}", base_url="http://192.168.1.5").text
+    assert "webcal://192.168.1.5/c/" in other and "webcal://localhost" not in other

@@ -71,7 +71,7 @@ def phone_key() -> str:
 def with_card(public_id: str, page: bytes | str) -> bytes:
     """The club page with this phone's evening card in place of its marker.
 
-    The card is kept per club state (its stamp), the player this phone is, the language and the day, with
+    The card is kept per club state (its stamp), the player this phone is, the language, the host and the day, with
     its forms' CSRF tokens left out; each view puts in this phone's own token. A kept club page thus costs
     one more statement (the stamp) and a string's replacement, not the roster, the attendance and a render.
     """
@@ -81,8 +81,8 @@ def with_card(public_id: str, page: bytes | str) -> bytes:
     glance = clubs.peek(public_id)
     if glance is None:
         club_phone.club_or_404(public_id)  # 404
-    key = (glance.stamp, me(public_id), str(get_locale()), club_results.day_of(datetime.now(timezone.utc),
-                                                                              glance.time_zone))
+    key = (glance.stamp, me(public_id), str(get_locale()), request.host, request.script_root,  # its links
+           club_results.day_of(datetime.now(timezone.utc), glance.time_zone))
     kept = CARDS.get(key)
     if kept is None:
         kept = CARDS.put(key, TOKEN.sub(TOKEN_HERE, card(club_phone.club_or_404(public_id))))
