@@ -7,7 +7,8 @@
 var VERSION = "scorekeeper-1";
 var FILES = VERSION + "-files", PAGES = VERSION + "-pages";
 // The static folder's build, written in as the server serves this worker: the current static files are
-// under /static/<build>/ and never change there, so the copy kept is answered without asking.
+// under /static/<build>/ and never change there, so the copy kept is answered without asking. Empty while
+// the server runs in debug mode, where files are edited under one build: then every file is asked for.
 var BUILD = "/* the build */";
 var BUILT = /\/static\/([0-9a-f]{12})\//;
 var PAGES_KEPT = 60;   // the pages this phone opened last: match pages, hand forms, the home page
@@ -68,6 +69,9 @@ function keep(name, request, response) {
   if (!response.ok || response.type !== "basic" || response.redirected || (name === PAGES && !html)) {
     return Promise.resolve();
   }
+  // A file under a build's address is kept only from a server of that build (X-Static-Build).
+  var built = BUILT.exec(request.url);
+  if (built && response.headers.get("X-Static-Build") !== built[1]) { return Promise.resolve(); }
   return caches.open(name).then(function (cache) {
     return cache.put(request.url, response).then(function () {
       return name === PAGES ? trim(cache) : null;
@@ -87,8 +91,14 @@ function answered(response) {
   return response;
 }
 
+// The copy kept of an address; for a file of another build that is no longer kept (a page kept offline
+// since an older version), the current build's copy of the same file.
 function kept(request) {
-  return caches.match(request.url, { ignoreVary: true });
+  return caches.match(request.url, { ignoreVary: true }).then(function (copy) {
+    var built = BUILT.exec(request.url);
+    if (copy || !built || !BUILD || built[1] === BUILD) { return copy; }
+    return caches.match(request.url.replace(BUILT, "/static/" + BUILD + "/"), { ignoreVary: true });
+  });
 }
 
 function networkFirst(event, name) {

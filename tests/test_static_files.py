@@ -75,6 +75,7 @@ def test_in_debug_mode_files_are_asked_again_each_time(app: Flask, client: Flask
         address = addresses(client.get("/").text)[0]
         with client.get(address) as answer:
             assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-cache"
+        assert 'var BUILD = "";' in client.get("/sw.js").text  # nor does the service worker keep them first
     finally:
         app.debug = False
 
@@ -136,3 +137,13 @@ def test_the_pdf_still_embeds_the_whole_ttf_fonts(client: FlaskClient, tmp_path:
     path = save(tmp_path, client.get(f"/api/v1/matches/{match['id']}/sheet.pdf").data)
     fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
     assert "Sheet-Sans" in fonts and "Sheet-Mono" in fonts  # the TTF files' family names, as sheet-fonts.css gives them
+
+
+def test_every_static_answer_says_its_build_and_a_file_is_always_sent_whole(client: FlaskClient, app: Flask):
+    """The service worker keeps a file under a build's address only from that build (X-Static-Build); a part
+    of a file (Range) is never sent, as it would be compressed against a length of the plain bytes."""
+    build = app.static_url_path.rsplit("/", 1)[1]
+    for address in (f"/static/{build}/style.css", "/static/style.css", "/static/0123456789ab/style.css"):
+        with client.get(address, headers={"Range": "bytes=0-99", "Accept-Encoding": "br"}) as answer:
+            assert answer.status_code == 200 and answer.headers["X-Static-Build"] == build, address
+            assert "Content-Range" not in answer.headers

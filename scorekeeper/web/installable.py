@@ -13,7 +13,7 @@ import json
 import posixpath
 import re
 
-from flask import Blueprint, Response, jsonify, render_template, send_from_directory, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, send_from_directory, url_for
 from flask_babel import get_locale, gettext as _, ngettext
 
 from ..config import ROOT
@@ -63,7 +63,8 @@ def favicon() -> Response:
 def worker() -> Response:
     """The service worker, from the root: its scope is every page of the app."""
     source = (WORKER.read_bytes().replace(SHELL_HERE, json.dumps(shell()).encode(), 1)
-              .replace(BUILD_HERE, json.dumps(static_files.build_in(url_for("static", filename=""))).encode(), 1))
+              .replace(BUILD_HERE, json.dumps("" if current_app.debug else
+                                              static_files.build_in(url_for("static", filename=""))).encode(), 1))
     response = Response(source, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"  # a new version reaches the phones at their next visit
     return response

@@ -60,7 +60,15 @@ class BuildConverter(BaseConverter):
     regex = f"[0-9a-f]{{{BUILD_LENGTH}}}"
 
 
+def whole_files() -> None:
+    """A static file is always sent whole: a part of it (Range) would be compressed with a length that
+    counts the plain bytes. Its files are small, and a phone keeps them."""
+    if request.endpoint in ENDPOINTS:
+        request.environ.pop("HTTP_RANGE", None)
+
+
 def init_app(app: Flask) -> None:
+    app.before_request(whole_files)
     app.url_map.converters["build"] = BuildConverter
     app.add_url_rule("/static/<build:build>/<path:filename>", endpoint="static_of_a_build",
                      view_func=of_a_build)
@@ -79,9 +87,14 @@ def unversioned(filename: str) -> Response:
 
 
 def cache_for(response: Response) -> Response:
-    """A year for the current build's files, unless in debug mode; no-cache for every other static address."""
+    """A year for the current build's files, unless in debug mode; no-cache for every other static address.
+
+    Every static answer says which build it comes from (X-Static-Build): the service worker keeps a file
+    under a build's address only when that build sent it, so a server still on an older build (another
+    machine during a deploy) never fills a newer build's addresses with old files."""
     if request.endpoint not in ENDPOINTS or response.status_code >= 400:
         return response
+    response.headers["X-Static-Build"] = build_in(current_app.static_url_path + "/")
     response.headers.pop("Expires", None)  # Cache-Control says it all
     if request.endpoint == "static" and not current_app.debug:
         response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
