@@ -15,7 +15,17 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from helpers.agreements import FLASH, admin_phone, agree, asking_club, club_match, finished_match, phone, token
+from helpers.agreements import (
+    FLASH,
+    admin_phone,
+    agree,
+    agreed_by_two,
+    asking_club,
+    club_match,
+    finished_match,
+    phone,
+    token,
+)
 from helpers.clubs import TEAM_0_LOSES, TEAM_1_LOSES
 from helpers.pdf import save, sheet_pdf, text
 from scorekeeper.club import agreements
@@ -82,9 +92,8 @@ def test_an_unfinished_match_or_a_club_that_asks_nothing_cannot_be_agreed(app: F
 def test_a_change_before_the_lock_clears_the_agreements(app: Flask, client: FlaskClient):
     club = asking_club(app, client, agree_to_lock=3)
     match = finished_match(client, club)
+    agreed_by_two(app, match)
     with app.app_context():
-        agreements.agree(match["id"], 0, "a")
-        agreements.agree(match["id"], 1, "b")
         matches.correct(match["id"], 1, TEAM_0_LOSES)  # two of three: not locked, but they agreed to other figures
         assert agreements.agreements(matches.find(match["id"])) == []
 
@@ -92,9 +101,8 @@ def test_a_change_before_the_lock_clears_the_agreements(app: Flask, client: Flas
 def test_the_admin_changes_a_locked_match_with_a_reason_the_history_keeps(app: Flask, client: FlaskClient):
     club = asking_club(app, client)
     match = finished_match(client, club)
+    agreed_by_two(app, match)
     with app.app_context():
-        agreements.agree(match["id"], 0, "a")
-        agreements.agree(match["id"], 1, "b")
         wrong = matches.Authority("not-the-key", "typo")
         with pytest.raises(agreements.Locked):
             matches.correct(match["id"], 1, TEAM_0_LOSES, authority=wrong)
@@ -150,9 +158,7 @@ def test_two_phones_agree_and_a_third_is_refused_with_the_sentence(app: Flask, c
 def test_the_admin_phone_changes_a_hand_with_a_reason_and_the_history_shows_it(app: Flask, client: FlaskClient):
     club = asking_club(app, client)
     match = finished_match(client, club)
-    with app.app_context():
-        agreements.agree(match["id"], 0, "a")
-        agreements.agree(match["id"], 1, "b")
+    agreed_by_two(app, match)
     admin = admin_phone(app, match, club)
     form = admin.get(f"/m/{match['id']}/hands/1")
     assert form.status_code == 200 and 'name="reason"' in form.text and "required" in form.text
@@ -250,9 +256,7 @@ def test_the_club_page_counts_and_marks_the_matches_not_yet_agreed(app: Flask, c
 def test_the_admin_puts_back_an_undone_hand_of_a_locked_match_with_a_reason(app: Flask, client: FlaskClient):
     club = asking_club(app, client)
     match = finished_match(client, club)
-    with app.app_context():
-        agreements.agree(match["id"], 0, "a")
-        agreements.agree(match["id"], 1, "b")
+    agreed_by_two(app, match)
     admin = admin_phone(app, match, club)
     undone = admin.post(f"/m/{match['id']}/hands/1/undo", data={"csrf_token": token(admin, match),
                                                                   "reason": "Entered at the wrong table"})

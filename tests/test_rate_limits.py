@@ -19,7 +19,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from helpers.agreements import asking_club, finished_match
+from helpers.agreements import agreed_by_two, asking_club, finished_match
 from helpers.api import api_url, bearer, create_match, error_of
 from helpers.forms import csrf_token
 from helpers.matches import FIRST_HAND, NEW, PLAYERS
@@ -195,13 +195,10 @@ def test_wrong_keys_from_one_address_answer_429_but_its_right_key_still_writes(a
 
 def test_a_locked_match_refuses_its_right_key_without_counting_it_but_counts_a_wrong_admin_key(app: Flask):
     """A table whose match its players agreed sends its own edit key: 403, the lock's sentence, never 429."""
-    from scorekeeper.club import agreements
 
     table = from_address(app, "192.0.2.30")
     match = finished_match(table, asking_club(app, table))
-    with app.app_context():
-        agreements.agree(match["id"], 0, "a")
-        agreements.agree(match["id"], 1, "b")
+    agreed_by_two(app, match)
     for _ in range(6):
         refused = table.post(api_url(match, "hands"), json={"points": [60, 60]}, headers=bearer(match["edit_key"]))
         assert "locked" in error_of(refused, 403)["message"]

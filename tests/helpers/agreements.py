@@ -68,3 +68,12 @@ def token(client: FlaskClient, match: dict[str, Any]) -> str:
 def agree(client: FlaskClient, match: dict[str, Any], seat: int):
     """Tap "I am <seat>: Agreed" on the match page."""
     return client.post(f"/m/{match['id']}/agree", data={"csrf_token": token(client, match), "seat": seat})
+
+
+def agreed_by_two(app: Flask, match: dict[str, Any]) -> None:
+    """The first two seats agree to the finished match, each from a phone of its own (locks it at 2)."""
+    from scorekeeper.club import agreements
+
+    with app.app_context():
+        agreements.agree(match["id"], 0, "a")
+        agreements.agree(match["id"], 1, "b")
