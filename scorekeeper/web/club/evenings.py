@@ -68,7 +68,7 @@ def phone_key() -> str:
 # -- the club page's card ---------------------------------------------------------------------------------
 
 
-def with_card(public_id: str, page: bytes | str) -> bytes:
+def with_card(public_id: str, page: bytes | str, glance: clubs.Peek | None = None) -> bytes:
     """The club page with this phone's evening card in place of its marker.
 
     The card is kept per club state (its stamp), the player this phone is, the language, the host and the day, with
@@ -78,7 +78,7 @@ def with_card(public_id: str, page: bytes | str) -> bytes:
     body = page.encode() if isinstance(page, str) else page
     if CARD not in body:
         return body
-    glance = clubs.peek(public_id)
+    glance = glance or clubs.peek(public_id)
     if glance is None:
         club_phone.club_or_404(public_id)  # 404
     key = (glance.stamp, me(public_id), str(get_locale()), request.host, request.script_root,  # its links

@@ -142,7 +142,7 @@ def new_club():
     return render_template("club/new.html", form=form), 422 if request.method == "POST" else 200
 
 
-def kept(public_id: str, render: Callable[[Club], str]) -> bytes | str:
+def kept(public_id: str, render: Callable[[Club], str], glance: clubs.Peek | None = None) -> bytes | str:
     """A club page kept for the club's state (its stamp), the language, the address and whether this phone runs it.
 
     Every change to the club or one of its matches changes the stamp, so a kept page is never stale; nor
@@ -151,7 +151,7 @@ def kept(public_id: str, render: Callable[[Club], str]) -> bytes | str:
     loaded only to render. A page carrying a flashed message is this phone's own and is never kept.
     render(club) may abort (a season the club does not have); a page it renders is kept encoded.
     """
-    glance = clubs.peek(public_id)
+    glance = glance or clubs.peek(public_id)  # a caller that read it already passes it
     if glance is None or session.get("_flashes"):
         return render(club_phone.club_or_404(public_id))
     dated = day_of(datetime.now(timezone.utc), glance.time_zone)  # a page prints the day it is read
@@ -162,9 +162,10 @@ def kept(public_id: str, render: Callable[[Club], str]) -> bytes | str:
 
 @bp.get("/c/<public_id>")
 def club(public_id: str):
-    page = kept(public_id, lambda found: club_page(found, season_of(found, request.args.get("season"))))
+    glance = clubs.peek(public_id)  # one read of the stamp for the kept page and the evening card
+    page = kept(public_id, lambda found: club_page(found, season_of(found, request.args.get("season"))), glance)
     club_phone.remember_id(public_id)  # the club exists: kept() answered 404 otherwise
-    return club_evenings.with_card(public_id, page)  # the phone's own answer, never kept
+    return club_evenings.with_card(public_id, page, glance)  # the phone's own answer, never kept
 
 
 def club_page(found: Club, season: Season | None) -> str:
