@@ -140,7 +140,9 @@ self.addEventListener("message", function (event) {
   event.waitUntil(Promise.all(urls.map(function (href) {
     var url = new URL(href, SCOPE);
     if (!within(url)) { return null; }
-    var request = new Request(url.href, { headers: { "Accept": "text/html" }, credentials: "same-origin" });
+    // X-Kept-Ahead: no visit, so the server does not send back the cookie as it was when this left.
+    var request = new Request(url.href, { headers: { "Accept": "text/html", "X-Kept-Ahead": "1" },
+                                          credentials: "same-origin" });
     return fetch(request).then(function (response) { return keep(PAGES, request, response); }).catch(function () { /* later */ });
   })));
 });

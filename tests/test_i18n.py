@@ -333,6 +333,8 @@ def test_a_live_redraw_in_flight_does_not_undo_a_language_chosen_meanwhile(clien
     phone.get(f"/m/{made['id']}")  # the visit that makes the page's form token
     redraw = phone.get(f"/m/{made['id']}", headers={"Accept": "text/html", "X-Live-Redraw": "1"})
     assert redraw.status_code == 200 and "Set-Cookie" not in redraw.headers, "a redraw would send back an old session"
+    ahead = phone.get(f"/m/{made['id']}", headers={"Accept": "text/html", "X-Kept-Ahead": "1"})  # the worker
+    assert ahead.status_code == 200 and "Set-Cookie" not in ahead.headers, "a page fetched ahead is no visit"
     visit = phone.get(f"/m/{made['id']}")
     assert "Set-Cookie" in visit.headers, "a visit still puts the match on top of the phone's list"
 

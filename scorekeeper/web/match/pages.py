@@ -68,10 +68,7 @@ def match(public_id: str):
     version = matches.version_of(public_id)
     if version is None:
         abort(404)
-    if "X-Live-Redraw" not in request.headers:
-        # A page in view redrawing itself is no new visit: its session, read before a choice made meanwhile on
-        # another page (a language), is not sent back to overwrite that choice.
-        phone.remember_id(public_id)
+    phone.remember_id(public_id)  # not from a request made in the background (links.remember)
     if phone.holds_key(public_id) or session.get("_flashes"):
         return match_page(matches.find(public_id))  # this phone's own key, form token or message
     # A watcher gets the page kept for this version, language and address (see page_cache.py).
