@@ -210,3 +210,34 @@ def test_no_figure_depends_on_the_order_the_matches_are_given_in(order):
         assert player_stats(game, given_order, 3) == player_stats(game, FIXED, 3)
     assert partnerships(given_order) == partnerships(FIXED)
     assert head_to_head(given_order, 1, 2) == head_to_head(FIXED, 1, 2)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_ratings_resumed_from_a_kept_run_equal_ratings_from_scratch(seed, monkeypatch):
+    """A run that changes anywhere (a result added among tonight's, one corrected, one taken away) resumes
+    from the last state kept before the change and ends where a computation from scratch ends."""
+    monkeypatch.setattr(rating_module, "STEP", 4)
+    monkeypatch.setattr(rating_module, "TAIL", 24)
+    rng = random.Random(seed)
+    played = [p for p in club_of(seed, 120)[1] if p is not None]
+    for game in GAMES:
+        pool = [p for p in played if p.digest["game"] == game]
+        run = rating_module.Rated.of(game, in_order(pool[:10]))
+        current = list(pool[:10])
+        for step in range(40):
+            change = rng.choice(("add", "add", "drop", "correct"))
+            if change == "add" and len(current) < len(pool):
+                current = current + [pool[len(current)]]
+            elif change == "drop" and current:
+                del current[rng.randrange(len(current))]
+            elif current:  # the same match again with its seats in another order: a new object
+                at = rng.randrange(len(current))
+                one = current[at]
+                seats = list(one.digest["seats"])
+                rng.shuffle(seats)
+                current = [*current[:at], type(one)(one.match, one.day, {**one.digest, "seats": seats}),
+                           *current[at + 1:]]
+            matches = in_order(current)
+            run = run.then(game, matches)
+            rating_module.forget_checkpoints()
+            assert run.table() == ratings(game, matches), (game, step, change)

@@ -7,6 +7,8 @@ a page reads one small aggregate while nothing changed, and a correction anywher
 
 from __future__ import annotations
 
+import bisect
+import functools
 import gc
 import itertools
 import threading
@@ -22,7 +24,7 @@ from ..db import db
 from ..games import GAMES
 from ..models import Club, ClubPlayer, ClubResult, Match, Season
 from .engine import ratings as club_ratings, standings as club_standings, stats as club_stats
-from .engine.digest import Digest, Played, frozen
+from .engine.digest import ORDER, Digest, Played, frozen
 from .engine.stats import Facing, Stats
 from .results import in_season, readable, resolver, stamp
 
@@ -32,6 +34,7 @@ _cache: LRUCache = LRUCache(maxsize=FIGURES_CACHED)
 _played: LRUCache = LRUCache(maxsize=PLAYED_CACHED)
 _digests: LRUCache = LRUCache(maxsize=PLAYED_CACHED)  # (club, season) -> _Sums
 _rated: LRUCache = LRUCache(maxsize=FIGURES_CACHED)  # (club, game, mark of its all-time rows) -> ratings
+_runs: LRUCache = LRUCache(maxsize=FIGURES_CACHED)  # (club, game) -> the ratings of its last run of matches
 _marks = itertools.count(1)  # every change to a game's rows in any kept sums takes the next number
 BATCH = 500
 SETTLE_AFTER = 2000  # rows read at once after which what the process keeps is taken out of the collector's walks
@@ -48,6 +51,9 @@ class GameView:
     standings: list[club_standings.Standing]
     ratings: list[club_ratings.Rating]
     partnerships: list[club_standings.Partnership] = field(default_factory=list)
+    # What the table shows changes only with these marks (the season's and all time's of this game), so a page
+    # may keep the table drawn while they hold; None for a table that is not kept (a closed season's own).
+    mark: tuple[int, int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -72,16 +78,42 @@ def cached(club: Club, season: Season | None, what: tuple[object, ...], compute:
     return value
 
 
-@dataclass(frozen=True)
 class Finished:
-    """A season's finished matches at one club stamp, and the figures kept as running sums beside them."""
+    """A season's finished matches at one club stamp, and the figures kept as running sums beside them.
 
-    played: list[Played]  # in_order()
-    by_game: dict[str, list[Played]]  # in GAMES order, games never played left out
-    standings: dict[str, list[club_standings.Standing]]  # ranked with the club's minimum at that stamp
-    partnerships: list[club_standings.Partnership]
-    tallies: dict[str, club_standings.Tally]  # per game played, the running sums of `standings`: copy to change
-    marks: dict[str, int]  # per game played, a number that changes whenever one of its rows does
+    What is made from every row (the matches in order, per game) is made on first use: the club page after
+    a result reads the standings of the running sums and the one game's matches its ratings need, not all.
+    """
+
+    def __init__(self, rows: tuple[Row, ...], games: dict[str, tuple[Played, ...]],
+                 standings: dict[str, list[club_standings.Standing]], partnerships: list[club_standings.Partnership],
+                 tallies: dict[str, club_standings.Tally], marks: dict[str, int], counts: dict[str, int]) -> None:
+        self.rows = rows  # in in_order()'s order
+        self.games_played = games  # per game played, its matches in_order()
+        self.counts = counts  # per game played, how many matches
+        self.standings = standings  # ranked with the club's minimum at that stamp, per game played
+        self.partnerships = partnerships
+        self.tallies = tallies  # per game played, the running sums of `standings`: copy to change
+        self.marks = marks  # per game played, a number that changes whenever one of its rows does
+
+    @functools.cached_property
+    def played(self) -> list[Played]:
+        """Every finished match of the season, in_order()."""
+        return [row.seated for row in self.rows]
+
+    @property
+    def games(self) -> list[str]:
+        """The games played in the season, in GAMES order."""
+        return list(self.marks)
+
+    def of_game(self, game: str) -> list[Played]:
+        """The season's matches of one game, in_order() (empty for a game not played)."""
+        return list(self.games_played.get(game, ()))
+
+    @property
+    def by_game(self) -> dict[str, list[Played]]:
+        """Per game played, its matches in_order(), in GAMES order."""
+        return {slug: self.of_game(slug) for slug in self.games}
 
 
 class Written(NamedTuple):
@@ -102,6 +134,11 @@ class Row(NamedTuple):
     seated: Played
 
 
+def _order_key(row: Row) -> tuple[date, str]:
+    """in_order()'s key of a kept row: its day, then its public id (unique, so rows never tie)."""
+    return row.day, row.public_id
+
+
 class _Sums:
     """What is kept of a season between writes: its rows (match row id -> Row), seated by `now` (merged
     entry -> who they are now), and the tallies of their digests."""
@@ -112,23 +149,36 @@ class _Sums:
         self.tallies = {slug: club_standings.Tally(slug) for slug in GAMES}
         self.pairs = club_standings.PairTally()
         self.marks = {slug: next(_marks) for slug in GAMES}  # what figures of one game can be kept by
+        self.counts = dict.fromkeys(GAMES, 0)  # matches per game
         self.paired: tuple[int, list[club_standings.Partnership]] | None = None  # Kozyol's mark and its pairs
+        self.seen = 0  # the highest write number read: the next read takes only the rows written from it on
+        self.order: list[Row] = []  # the rows in in_order()'s order ((day, public id) first in a Row)
+        self.games: dict[str, list[Played]] = {slug: [] for slug in GAMES}  # per game, its matches in_order()
+        self.ranked: dict[str, tuple[int, int, list[club_standings.Standing], club_standings.Tally]] = {}
 
     def put(self, match: int, day: date, public_id: str, written: Written, made: Digest) -> None:
         made = frozen(made)  # kept for many requests: out of the garbage collector's way
         seats = tuple(self.now.get(seat, seat) for seat in made["seats"])
         one = Played(public_id, day, {**made, "seats": seats})
-        self.rows[match] = Row(day, public_id, written, made, one)
+        row = Row(day, public_id, written, made, one)
+        self.rows[match] = row
+        bisect.insort(self.order, row, key=_order_key)
+        bisect.insort(self.games[made["game"]], one, key=ORDER)
         self.count(one, 1)
 
     def drop(self, match: int) -> None:
-        self.count(self.rows.pop(match).seated, -1)
+        row = self.rows.pop(match)
+        del self.order[bisect.bisect_left(self.order, _order_key(row), key=_order_key)]
+        game = self.games[row.seated.digest["game"]]
+        del game[bisect.bisect_left(game, ORDER(row.seated), key=ORDER)]
+        self.count(row.seated, -1)
 
     def count(self, one: Played, times: int) -> None:
         game = one.digest["game"]
         self.tallies[game].add(one.digest, times)
         self.pairs.add(one.digest, times)
         self.marks[game] = next(_marks)
+        self.counts[game] += times
 
     def partnerships(self) -> list[club_standings.Partnership]:
         """Kozyol's partnerships, sorted again only after a Kozyol row changed."""
@@ -137,6 +187,19 @@ class _Sums:
             self.paired = (mark, self.pairs.partnerships())
         return self.paired[1]
 
+    def ranked_by(self, game: str, min_matches: int) -> tuple[list[club_standings.Standing], club_standings.Tally]:
+        """The game's standings and a copy of its tally, made again only after one of its rows changed."""
+        kept = self.ranked.get(game)
+        if kept is None or kept[:2] != (self.marks[game], min_matches):
+            tally = self.tallies[game]
+            kept = (self.marks[game], min_matches, tally.standings(min_matches), tally.copy())
+            self.ranked[game] = kept
+        return kept[2], kept[3]
+
+    def ordered(self) -> tuple[Row, ...]:
+        """The rows in in_order()'s order."""
+        return tuple(self.order)
+
     def seated_by(self, now: dict[int, int]) -> _Sums:
         """These sums if the players are seated as now, else new sums of the same rows seated again."""
         if now == self.now:
@@ -144,33 +207,41 @@ class _Sums:
         again = _Sums(now)
         for match, row in self.rows.items():
             again.put(match, row.day, row.public_id, row.written, row.stored)
+        again.seen = self.seen
         return again
 
 
 class SeasonReading:
     """One read of a season's finished matches: the kept sums brought up to the club's stamp, and what they give.
 
-    After a write only the digests whose row moved are read again (one indexed read of ids and
-    versions, then those rows), and the running sums take the old digest away and add the new one
-    (engine.standings.Tally): a new result in a big club costs its own row, not all of them. After a
-    merge every match is seated again and the sums start over.
+    After a write only the rows written since the last read are looked at (one range read of the
+    (club_id, changed) index: every write gives its row the club's next write number), then the digests
+    of those that moved, and the running sums take the old digest away and add the new one
+    (engine.standings.Tally): a new result in a big club costs its own row, not all of them. The first
+    read of a season in a process reads all of it. After a merge every match is seated again and the
+    sums start over.
+
+    Rows are never deleted from a season once finished (a match is deleted only when a round that just
+    started it is undone, before any hand), and two writes committed at once on PostgreSQL that take the
+    same number are both read again from that number on, as the stamp tells them apart by their count.
     """
 
     def __init__(self, club: Club, season: Season | None) -> None:
         self.club, self.season = club, season
-        # Public ids, as row ids are reused by other databases; the zone, as a new one moves the days.
-        self.where = (club.public_id, None if season is None else season.id, club.time_zone)
+        # Public ids, as row ids are reused by other databases; the zone, as a new one moves the days; the
+        # season's days, as the rows read after a write are only those written since.
+        self.where = (club.public_id, club.time_zone,
+                      None if season is None else (season.id, season.starts, season.ends))
 
     def __call__(self) -> Finished:
         """Bring the kept sums up to date and read the season from them."""
         with _updating:  # the sums change in place: one update at a time, and none half done if one fails
             with _lock:
                 before = _digests.pop(self.where, None)
-            written = self.written()
             # Who each merged entry is now: a player added since changes no seating, a merge does.
             now = {player: kept for player, kept in resolver(self.club).items() if player != kept}
             sums = _Sums(now) if before is None else before.seated_by(now)
-            read = self.catch_up(sums, written)
+            read = self.catch_up(sums, self.written(sums.seen))
             result = self.finished(sums)
             with _lock:
                 _digests[self.where] = sums
@@ -178,23 +249,29 @@ class SeasonReading:
             settle()
         return result
 
-    def written(self) -> dict[int, Written]:
-        """Match row id -> how it was last written, for every finished match of the season."""
+    def written(self, since: int) -> dict[int, Written | None]:
+        """Match row id -> how it was last written (None: not finished), for the season's rows written since
+        that write number (every finished one when since is 0)."""
         results = ClubResult.__table__.c  # plain columns: ten thousand rows skip the ORM's row handling
-        rows = db.session.execute(in_season(
-            select(results.match_id, results.version, results.changed)
-            .where(results.club_id == self.club.id, results.digest.is_not(None)), self.season))
-        return {match: Written(version, changed) for match, version, changed in rows}
+        query = select(results.match_id, results.version, results.changed, results.digest.is_not(None)) \
+            .where(results.club_id == self.club.id)
+        query = query.where(results.changed >= since) if since else query.where(results.digest.is_not(None))
+        rows = db.session.execute(in_season(query, self.season))
+        return {match: Written(version, changed) if done else None for match, version, changed, done in rows}
 
-    def catch_up(self, sums: _Sums, written: dict[int, Written]) -> int:
+    def catch_up(self, sums: _Sums, written: dict[int, Written | None]) -> int:
         """Drop the rows written since they were read, and read those rows and the new ones; how many were read."""
-        for match in [match for match, row in sums.rows.items() if written.get(match) != row.written]:
-            sums.drop(match)
-        changed = [match for match in written if match not in sums.rows]
+        for match, now in written.items():
+            if match in sums.rows and sums.rows[match].written != now:
+                sums.drop(match)
+        changed = [match for match, now in written.items() if now is not None and match not in sums.rows]
+        sums.seen = max([sums.seen, *(now.changed for now in written.values() if now is not None)])
+        if not changed:
+            return 0
         query = select(ClubResult.match_id, ClubResult.version, ClubResult.changed, Match.public_id, ClubResult.day,
                        ClubResult.digest).join(Match, Match.id == ClubResult.match_id) \
             .where(ClubResult.digest.is_not(None))
-        if len(changed) > len(written) // 2:  # the first read, or most changed: all of the season at once
+        if len(changed) > max(BATCH, len(sums.rows)):  # the first read, or most changed: all of the season at once
             batches = [in_season(query.where(ClubResult.club_id == self.club.id), self.season)]
         else:
             batches = [query.where(ClubResult.match_id.in_(changed[at:at + BATCH]))
@@ -204,21 +281,16 @@ class SeasonReading:
                 made = readable(match, kept) if match in written and match not in sums.rows else None
                 if made is not None:
                     sums.put(match, day, public_id, Written(version, number), made)
-        # Kept in the figures' order, so that the next sort is one pass over a run already sorted.
-        sums.rows = dict(sorted(sums.rows.items(), key=lambda item: (item[1].day, item[1].public_id)))
         return len(changed)
 
     def finished(self, sums: _Sums) -> Finished:
         """The season's matches and standings as the sums hold them now."""
-        played = [row.seated for row in sums.rows.values()]
-        games: dict[str, list[Played]] = {slug: [] for slug in GAMES}
-        for one in played:
-            games[one.digest["game"]].append(one)
-        return Finished(
-            played, {slug: these for slug, these in games.items() if these},
-            {slug: tally.standings(self.club.min_matches) for slug, tally in sums.tallies.items() if tally.matches},
-            sums.partnerships(), {slug: tally.copy() for slug, tally in sums.tallies.items() if tally.matches},
-            {slug: sums.marks[slug] for slug, tally in sums.tallies.items() if tally.matches})
+        played = [slug for slug, tally in sums.tallies.items() if tally.matches]
+        ranked = {slug: sums.ranked_by(slug, self.club.min_matches) for slug in played}
+        return Finished(sums.ordered(), {slug: tuple(sums.games[slug]) for slug in played},
+                        {slug: ranked[slug][0] for slug in played}, sums.partnerships(),
+                        {slug: ranked[slug][1] for slug in played}, {slug: sums.marks[slug] for slug in played},
+                        {slug: sums.counts[slug] for slug in played})
 
 
 def settle() -> None:
@@ -260,28 +332,37 @@ def view(club: Club, season: Season | None) -> ClubView:
         games = {}
         these = finished(club, season)
         every = finished(club, None) if season is not None else these
-        for slug, matches in these.by_game.items():
+        for slug in these.games:
             games[slug] = GameView(
-                matches=len(matches), standings=these.standings[slug], ratings=rated(club, slug, every, matches),
-                partnerships=these.partnerships if slug == "kozyol" else [])
+                matches=these.counts[slug], standings=these.standings[slug],
+                ratings=rated(club, slug, every, functools.partial(these.of_game, slug)),
+                partnerships=these.partnerships if slug == "kozyol" else [],
+                mark=(these.marks[slug], every.marks.get(slug, 0)))
         return ClubView(games, names(club), sum(game.matches for game in games.values()))
     return cached(club, season, ("view",), compute)
 
 
-def rated(club: Club, game: str, every: Finished, matches: list[Played]) -> list[club_ratings.Rating]:
+def rated(club: Club, game: str, every: Finished, matches: Callable[[], list[Played]]) -> list[club_ratings.Rating]:
     """The game's ratings from all the club's matches, kept while none of that game's rows changed.
 
-    A result in one game leaves the other games' ratings as they were: only its own are computed again.
+    A result in one game leaves the other games' ratings as they were: only its own are computed again,
+    from the state kept just before the first match that changed (club_ratings.Rated): tonight's result
+    rates tonight's matches again, not the year before them.
     Without the game in every (a write between the two reads), from the season's matches, not kept."""
-    if game not in every.by_game:
-        return club_ratings.ratings(game, matches)
+    if game not in every.marks:
+        return club_ratings.ratings(game, matches())
     key = (club.public_id, game, every.marks[game])
     with _lock:
         if key in _rated:
             return _rated[key]
-    value = club_ratings.ratings(game, every.by_game[game])
+    with _lock:
+        before = _runs.get((club.public_id, game))
+    run = before.then(game, every.of_game(game)) if before is not None else \
+        club_ratings.Rated.of(game, every.of_game(game))
+    value = run.table()
     with _lock:
         _rated[key] = value
+        _runs[(club.public_id, game)] = run
     return value
 
 

@@ -16,7 +16,7 @@ from .registry import FIGURES
 
 __all__ = ["VERSION", "Digest", "Played", "current", "digest", "frozen", "in_order", "places", "stored"]
 
-_ORDER = operator.attrgetter("day", "match")
+ORDER = operator.attrgetter("day", "match")  # in_order()'s key
 
 
 def in_order(played: Iterable[Played]) -> list[Played]:
@@ -27,7 +27,7 @@ def in_order(played: Iterable[Played]) -> list[Played]:
     >>> [p.match for p in in_order([Played("b", day, {}), Played("a", day, {}), Played("c", day.replace(day=1), {})])]
     ['c', 'a', 'b']
     """
-    return sorted(played, key=_ORDER)
+    return sorted(played, key=ORDER)
 
 
 def frozen(value: Any) -> Any:

@@ -25,6 +25,7 @@ from .registry import FIGURES
 
 MODEL = PlackettLuce()  # the default parameters: mu 25, sigma 25/3
 CHECKPOINT = 128
+STEP, TAIL = 16, 512  # Rated keeps the state at every 16th of the last 512 matches of a run
 KEPT = 4096  # checkpoints remembered across clubs, the least recently used forgotten first
 
 State = dict[int, tuple[float, float, int]]  # player -> mu, sigma, matches rated
@@ -115,6 +116,11 @@ def _remember(key: int, state: State) -> None:
 
 def ratings(game: str, played: list[Played]) -> list[Rating]:
     """Every player's rating in game after its matches in order, the strongest (highest ordinal) first."""
+    return table(rated_state(game, played))
+
+
+def rated_state(game: str, played: list[Played]) -> State:
+    """The ratings' state after the game's matches in order (resumed from a checkpoint that still holds)."""
     matches = in_order(p for p in played if p.digest.get("game") == game)
     keys = _chain(game, matches)
     done, state = _resume(keys)
@@ -122,5 +128,57 @@ def ratings(game: str, played: list[Played]) -> list[Rating]:
         rate(state, matches[count - 1].digest)
         if count % CHECKPOINT == 0 or count == len(matches):
             _remember(keys[count], state)
+    return state
+
+
+class Rated:
+    """The ratings after a run of matches in order, with the states at every STEP-th match of its last
+    TAIL: what a later run that changes only its end resumes from. Tonight's results land among
+    tonight's matches, after the year before them, so a new one rates from the step before it.
+
+    >>> import datetime
+    >>> day = datetime.date(2026, 12, 5)
+    >>> run = [Played(name, day, {"game": "barbu", "seats": seats, "places": [1, 2, 3, 4]})
+    ...        for name, seats in (("a", [1, 2, 3, 4]), ("c", [4, 3, 2, 1]), ("b", [2, 1, 4, 3]))]
+    >>> Rated.of("barbu", run[:2]).then("barbu", in_order(run)).table() == ratings("barbu", run)
+    True
+    """
+
+    def __init__(self, matches: list[Played], states: dict[int, State]) -> None:
+        self.matches, self.states = matches, states  # states: matches rated -> the state then
+
+    @classmethod
+    def of(cls, game: str, matches: list[Played]) -> Rated:
+        """The ratings after matches (in_order(), all of the game), from the start."""
+        return cls([], {}).then(game, matches)
+
+    def then(self, game: str, matches: list[Played]) -> Rated:
+        """The ratings after matches: from the last state kept before the first match that differs from
+        this run (the same objects in the same places), else from the start (through the checkpoints)."""
+        same = 0
+        for a, b in zip(self.matches, matches):
+            if a is not b:
+                break
+            same += 1
+        done = max((count for count in self.states if count <= same), default=None)
+        if done is None:
+            done = max(0, (len(matches) - TAIL) // STEP * STEP)
+            states = {done: rated_state(game, matches[:done])}
+        else:
+            states = {count: kept for count, kept in self.states.items() if count <= done}
+        state = dict(states[done])
+        for count in range(done + 1, len(matches) + 1):
+            rate(state, matches[count - 1].digest)
+            if count % STEP == 0:
+                states[count] = dict(state)
+        states[len(matches)] = state
+        return Rated(matches, {count: kept for count, kept in states.items() if count >= len(matches) - TAIL})
+
+    def table(self) -> list[Rating]:
+        return table(self.states[len(self.matches)])
+
+
+def table(state: State) -> list[Rating]:
+    """The ratings of a state, the strongest (highest ordinal) first."""
     rated = [Rating(p, mu, sigma, mu - 3 * sigma, n) for p, (mu, sigma, n) in state.items()]
     return sorted(rated, key=lambda r: (-r.ordinal, r.player))
