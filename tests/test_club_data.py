@@ -227,9 +227,9 @@ def test_a_result_in_one_game_computes_again_that_games_ratings_only(app: Flask,
     from scorekeeper.club import figures as club_figures
 
     computed: list[str] = []
-    real = club_figures.club_ratings.ratings
-    monkeypatch.setattr(club_figures.club_ratings, "ratings",
-                        lambda game, played: (computed.append(game), real(game, played))[1])
+    real = club_figures.club_ratings.Rated.then
+    monkeypatch.setattr(club_figures.club_ratings.Rated, "then",
+                        lambda run, game, played: (computed.append(game), real(run, game, played))[1])
     with app.app_context():
         club, _key = clubs.create("Two games")
         barbu, _key = clubs.start_match(club, "barbu", FOUR, {"first_declarer": "Ann",
@@ -447,9 +447,10 @@ def statements_of_a_club_page(app: Flask, client, public_id: str) -> int:
     """How many SQL statements the club page's first view after a change runs."""
     from sqlalchemy import event
 
-    from scorekeeper.web.club import pages
+    from scorekeeper.web.club import evenings, pages
 
     pages.PAGES.clear()
+    evenings.CARDS.clear()  # a result leaves the evening card as it was: draw it for both counts alike
     count = [0]
 
     def counted(*_args):
@@ -581,3 +582,67 @@ def test_after_a_result_the_club_page_draws_only_that_evening_again(app: Flask, 
         clubs.rename_player(club, ids["Ann"], "Anne")
     renamed = client.get(f"/c/{public_id}").text
     assert len(loaded) == 4 and "Anne" in renamed
+
+
+def test_after_a_result_the_figures_read_only_the_rows_written_since(app: Flask, monkeypatch):
+    """The kept sums of a season read the rows written since their last read (the club's write numbers),
+    not the season again: a result among forty reads its own row, and a correction the row it changed.
+    What they give is what figures made from nothing give."""
+    from scorekeeper.club import figures as club_figures
+    from scorekeeper.club.engine import standings as engine
+
+    read: list[int] = []
+    real = club_figures.SeasonReading.written
+    monkeypatch.setattr(club_figures.SeasonReading, "written",
+                        lambda reading, since: (lambda rows: (read.append(len(rows)), rows)[1])(real(reading, since)))
+    with app.app_context():
+        club, _key = clubs.create("Forty and one")
+        made = [club_match(club, FOUR, TEAM_0_LOSES if n % 3 else TEAM_1_LOSES) for n in range(40)]
+        clubs.view(club, None)
+        assert read == [40]
+        read.clear()
+        club_match(club, ["Ann", "Bob", "Cid", "Eve"], TEAM_1_LOSES)
+        after = clubs.view(club, None)
+        assert read and max(read) <= 2, read
+        read.clear()
+        matches.undo(made[5].public_id, 1)  # a finished match played again: its row leaves the standings
+        undone = clubs.view(club, None)
+        assert read and max(read) <= 2, read
+        assert undone.games["kozyol"].matches == after.games["kozyol"].matches - 1 == 40
+        every = clubs.played(club, None)
+        assert undone.games["kozyol"].standings == engine.standings("kozyol", every, club.min_matches)
+        club_figures._digests.clear()  # made from nothing: the same figures
+        club_figures._cache.clear()
+        club_figures._played.clear()
+        assert clubs.view(club, None) == undone
+
+
+def test_after_a_result_the_club_page_draws_only_that_games_standings_again(app: Flask, monkeypatch):
+    """Each game's standings table is kept by its figures' marks: a Kozyol result leaves Barbu's table as
+    it was drawn, and what is kept is what a page drawn from nothing shows."""
+    from helpers.club_matches import scripted_barbu
+    from scorekeeper.web.club import pages
+
+    drawn: list[str] = []
+    real = pages.render_template
+    monkeypatch.setattr(pages, "render_template", lambda name, **values: (
+        drawn.append(values["slug"]) if name == "club/_standings_block.html" else None, real(name, **values))[1])
+    client = app.test_client()
+    with app.app_context():
+        club, _key = clubs.create("Two games")
+        public_id = club.public_id
+        barbu, _key = clubs.start_match(club, "barbu", FOUR, {"first_declarer": "Ann",
+                                                              "enforce_declarer_doubles": False})
+        for entry in scripted_barbu():
+            matches.record(barbu.public_id, entry)
+        club_match(club, FOUR, TEAM_0_LOSES)
+    client.get(f"/c/{public_id}")
+    assert sorted(drawn) == ["barbu", "kozyol"]
+    drawn.clear()
+    with app.app_context():
+        club_match(clubs.find(public_id), FOUR, TEAM_1_LOSES)
+    after = client.get(f"/c/{public_id}").text
+    assert drawn == ["kozyol"]
+    pages.STANDINGS.clear()
+    pages.PAGES.clear()
+    assert client.get(f"/c/{public_id}").text == after

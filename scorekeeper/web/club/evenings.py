@@ -33,7 +33,7 @@ from .forms import AnswerForm, MeForm, PlanEditForm, PresentForm, with_roster
 bp = Blueprint("club_evenings", __name__, url_prefix="/c/<public_id>")
 ME, PHONE = "me", "phone"  # session keys: the player this phone is per club, and the phone's own key
 CARD = b"<!-- the phone's own evening card -->"
-CARDS = PageCache(budget=1_000_000)  # evening cards, per club stamp and phone's player (with_card)
+CARDS = PageCache(budget=1_000_000)  # evening cards, per club version and phone's player (with_card)
 TOKEN = re.compile(r'(?<=name="csrf_token" type="hidden" value=")[^"]+')  # a form's token, as WTForms writes it
 TOKEN_HERE = "\x00token\x00"  # where a kept card takes the phone's own token
 
@@ -71,7 +71,8 @@ def phone_key() -> str:
 def with_card(public_id: str, page: bytes | str, glance: clubs.Peek | None = None) -> bytes:
     """The club page with this phone's evening card in place of its marker.
 
-    The card is kept per club state (its stamp), the player this phone is, the language, the host and the day, with
+    The card is kept per club version (every change to the roster, an evening or an answer raises it; a result
+    does not, and the card shows none), the player this phone is, the language, the host and the day, with
     its forms' CSRF tokens left out; each view puts in this phone's own token. A kept club page thus costs
     one more statement (the stamp) and a string's replacement, not the roster, the attendance and a render.
     """
@@ -81,7 +82,8 @@ def with_card(public_id: str, page: bytes | str, glance: clubs.Peek | None = Non
     glance = glance or clubs.peek(public_id)
     if glance is None:
         club_phone.club_or_404(public_id)  # 404
-    key = (glance.stamp, me(public_id), str(get_locale()), request.host, request.script_root,  # its links
+    key = (glance.stamp.club, glance.stamp.version, me(public_id), str(get_locale()),
+           request.host, request.script_root,  # its links
            club_results.day_of(datetime.now(timezone.utc), glance.time_zone))
     kept = CARDS.get(key)
     if kept is None:

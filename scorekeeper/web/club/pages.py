@@ -42,6 +42,7 @@ EVENINGS_SHOWN = 12  # the latest evenings on the club page
 PARTNERSHIPS_SHOWN = 10  # on the club page and its PDF: a club of 100 has 4,950 pairs; the API lists them all
 bp.register_error_handler(Busy, sheets.busy)
 PAGES = PageCache()  # club and player pages, per club stamp (see kept)
+STANDINGS = PageCache(budget=2_000_000)  # the club page's standings tables, each per its game's marks
 EVENINGS = PageCache(budget=2_000_000)  # the club page's evenings, each per its matches' marks (evening_block)
 
 # What a standings table shows per game, beside the player and the matches played (each game's own, from
@@ -175,6 +176,22 @@ def club_page(found: Club, season: Season | None) -> str:
         evenings=clubs.evening_marks(found, season, limit=EVENINGS_SHOWN),
         roster=clubs.roster(found), games=GAMES, admin=club_phone.is_admin(found), today=clubs.today(found),
         closing=club_seasons.closing(season), hall_of_fame=club_seasons.hall_of_fame(found))
+
+
+@bp.app_template_global()
+def standings_block(club: Club, season: Season | None, slug: str, game_view: club_figures.GameView,
+                    names: dict[int, str]) -> Markup:
+    """One game's standings table, kept while its figures (the game's marks), the club (its names, its
+    minimum) and the language are as they were: after a result only that game's table is drawn again."""
+    key = (club.public_id, club.version, None if season is None else season.id, slug, game_view.mark,
+           str(get_locale()), request.script_root)
+    kept = STANDINGS.get(key) if game_view.mark is not None else None
+    if kept is None:
+        kept = render_template("club/_standings_block.html", club=club, season=season, slug=slug,
+                               game_view=game_view, names=names)
+        if game_view.mark is not None:
+            STANDINGS.put(key, kept)
+    return Markup(kept)
 
 
 @bp.app_template_global()
