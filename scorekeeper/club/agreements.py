@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from flask import g, has_app_context
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -166,6 +166,8 @@ def check(match: Match, action: str, authority: matches.Authority) -> None:  # n
     if club is None or not number:
         return
     agreed = agreements(match)
+    if has_app_context():
+        g.setdefault("agreed_of", {})[match.id] = len(agreed)
     if len(agreed) < asked(club, match):
         return
     if not links.key_matches(club.admin_key_hash, authority.key):
@@ -178,12 +180,22 @@ def check(match: Match, action: str, authority: matches.Authority) -> None:  # n
 
 
 def forget(match: Match, played: Replay, first: bool = False) -> None:  # noqa: ARG001
-    """A listener of match writes: a change to a match agreed but not locked clears its agreements."""
+    """A listener of match writes: a change to a match agreed but not locked clears its agreements.
+
+    After the write's check (asked_in_request) it costs one statement, a delete that most often finds nothing:
+    nothing is loaded. A locked match's agreements were counted by that check and stay."""
     if match.club_id is None or first:
         return
-    rows = _rows(match)
-    if rows and not 0 < asked(results.club_of(match), match) <= len(rows):
-        db.session.execute(delete(Agreement).where(Agreement.match_id == match.id))
+    number = asked_in_request(match)
+    if number is None:
+        number = asked(results.club_of(match), match)
+    counted = g.get("agreed_of", {}).get(match.id) if has_app_context() else None
+    if number and (len(_rows(match)) if counted is None else counted) >= number:
+        return  # locked: its admin changed it, with a reason
+    db.session.execute(_CLEAR, {"match": match.id})
+
+
+_CLEAR = delete(Agreement).where(Agreement.match_id == bindparam("match"))
 
 
 def phone_of(phone_key: str) -> str:

@@ -7,12 +7,13 @@ figure knows when any match of its club changed: every write takes the club's ne
 
 from __future__ import annotations
 
+import functools
 from datetime import date, datetime, timezone, tzinfo
 from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import g, has_app_context
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..db import db
@@ -72,16 +73,24 @@ def keep(match: Match, played: Replay, first: bool = False) -> None:
     """
     if match.club_id is None:
         return
-    latest = (select(func.coalesce(func.max(ClubResult.changed), 0) + 1)
-              .where(ClubResult.club_id == match.club_id).scalar_subquery())
     day = day_of(match.created_at, zone_of(match.club_id, lock=True) if first else None)
     made = stored(digest(match.game, list(match.seat_ids or []), played))
-    upsert = UPSERTS[db.session.get_bind().dialect.name](ClubResult.__table__).values(
-        match_id=match.id, club_id=match.club_id, game=match.game, day=day, version=match.version, changed=latest,
-        digest=made)
-    db.session.execute(upsert.on_conflict_do_update(
-        index_elements=["match_id"], set_={"version": upsert.excluded.version, "digest": upsert.excluded.digest,
-                                           "changed": upsert.excluded.changed}))
+    db.session.execute(upsert(db.session.get_bind().dialect.name), {
+        "match": match.id, "club": match.club_id, "game": match.game, "day": day, "version": match.version,
+        "digest": made})
+
+
+@functools.cache
+def upsert(dialect: str) -> Any:
+    """keep()'s statement for a dialect, made once: its values are bound per write."""
+    table = ClubResult.__table__
+    latest = select(func.coalesce(func.max(table.c.changed), 0) + 1) \
+        .where(table.c.club_id == bindparam("club")).scalar_subquery()
+    made = UPSERTS[dialect](table).values(
+        match_id=bindparam("match"), club_id=bindparam("club"), game=bindparam("game"), day=bindparam("day"),
+        version=bindparam("version"), changed=latest, digest=bindparam("digest", type_=table.c.digest.type))
+    return made.on_conflict_do_update(index_elements=["match_id"], set_={
+        "version": made.excluded.version, "digest": made.excluded.digest, "changed": made.excluded.changed})
 
 
 class Stamp(NamedTuple):
