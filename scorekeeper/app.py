@@ -21,7 +21,7 @@ from .web import (
     slow_phones,
     static_files,
 )
-from .web.api import clubs as club_api, evening_results as evening_results_api, matches as api, openapi
+from .web.api import clubs as club_api, evening_results as evening_results_api, matches as api, openapi, poll
 from .web.club import (
     admin as club_admin,
     evening_results as club_results_pages,
@@ -65,6 +65,7 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     errors.init_app(app)
     headers.init_app(app)
+    poll.init_app(app)  # before the proxy fix wraps the app: the poll sees the phone's scheme
     rate_limits.init_app(app)  # registered after headers, so runs before them: its 429s get them too
     slow_phones.init_app(app)
     cli.init_app(app)
