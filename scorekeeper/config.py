@@ -26,6 +26,7 @@ RATE_LIMITS = {
     "RATELIMIT_KEY_PREFIX": "scorekeeper",
     "RATELIMIT_SWALLOW_ERRORS": True,  # a shared store that is down must not stop the table
     "RATELIMIT_NEW_MATCHES": "30 per minute; 300 per hour",
+    "RATELIMIT_CLUB_MATCHES": "300 per minute; 3000 per hour",  # per club: every table of a big evening at once
     "RATELIMIT_NEW_CLUBS": "10 per minute; 60 per hour",  # a club is made once and played for months
     "RATELIMIT_RESTORES": "10 per minute; 60 per hour",
     "RATELIMIT_PDFS": "30 per minute; 300 per hour",

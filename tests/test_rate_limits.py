@@ -36,6 +36,8 @@ LOW = {
     "RATELIMIT_PDFS": "2 per minute",
     "RATELIMIT_WRONG_KEYS": "3 per minute",
     "RATELIMIT_WRONG_KEYS_PER_MATCH": "5 per minute",
+    "RATELIMIT_CLUB_MATCHES": "3 per minute",
+    "PDF_CACHE_BYTES": "0",  # every download renders, and so counts: a kept sheet does not (test_rate_limits_clubs.py)
 }
 TOO_MANY = "Too many requests from this connection in a short time."
 

@@ -1,4 +1,5 @@
-"""Rate limits: how often one address may make matches or clubs, restore backups, print PDFs or send wrong keys.
+"""Rate limits: how often one address (or one club, or one match) may make matches or clubs, restore backups,
+print PDFs or send wrong keys.
 
 Flask-Limiter keeps the counts: by default in a SQLite file in the instance folder (hit_counts.py),
 so that every worker and process of the machine count together, or in Redis when RATELIMIT_STORAGE_URI
@@ -29,8 +30,10 @@ from limits.errors import StorageError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from ..match import matches
 from . import hit_counts
 from .errors import json_error, wants_json
+from .match import phone
 
 Deduct = Callable[[Response], bool]
 
@@ -41,7 +44,29 @@ def made(response: Response) -> bool:
 
 
 def rendered(response: Response) -> bool:
-    return response.status_code == 200
+    """A sheet was rendered: a kept one (every table downloading the evening's results) costs nothing."""
+    return response.status_code == 200 and bool(g.get("pdf_rendered"))
+
+
+def counted_as() -> str:
+    """What a limited request counts against: its club or its match where it comes with one, else its address.
+
+    A club's phones usually share one address (the club's Wi-Fi): counted by address, a hundred tables
+    could neither download their sheets nor start their matches. So a club's own requests count per
+    club (its matches started, its standings, results and table cards printed) and a match's sheet per
+    match when the match is a club's or the phone holds its current edit key; a casual phone without it,
+    a blank sheet and every wrong key count per address as before.
+    """
+    args = request.view_args or {}
+    if request.endpoint in PER_CLUB:
+        club = args.get("public_id") or args.get("club_id")
+        if club:
+            return f"club:{club}"
+    elif request.endpoint in PER_MATCH and args.get("public_id"):
+        match = matches.find(args["public_id"])
+        if match is not None and (match.club_id is not None or phone.can_edit(match)):
+            return f"match:{match.public_id}"
+    return get_remote_address()
 
 
 # Endpoint -> (setting, scope shared by the endpoints that count together, what counts).
@@ -52,8 +77,8 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
     "archive.restore": ("RATELIMIT_RESTORES", "restore", made),
     "club_api.create_club": ("RATELIMIT_NEW_CLUBS", "new-club", made),
     "clubs.new_club": ("RATELIMIT_NEW_CLUBS", "new-club", made),
-    "club_api.start_match": ("RATELIMIT_NEW_MATCHES", "new-match", made),
-    "clubs.new_match": ("RATELIMIT_NEW_MATCHES", "new-match", made),
+    "club_api.start_match": ("RATELIMIT_CLUB_MATCHES", "club-match", made),
+    "clubs.new_match": ("RATELIMIT_CLUB_MATCHES", "club-match", made),
     "sheets.match_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "sheets.blank_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "clubs.standings_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
@@ -61,6 +86,11 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
     "club_table_cards.cards_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "club_table_cards.api_cards_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
 }
+# Limited endpoints counted per club, and per match (counted_as).
+PER_CLUB = frozenset({"club_api.start_match", "clubs.new_match", "clubs.standings_pdf",
+                      "club_evening_results.results_pdf", "club_table_cards.cards_pdf",
+                      "club_table_cards.api_cards_pdf"})
+PER_MATCH = frozenset({"sheets.match_pdf"})
 # Endpoints whose 403 means "that edit key is not this match's", and the limits of those 403s.
 KEY_CHECKS = frozenset({"api.record", "api.correct", "api.undo", "api.rotate_key", "pages.join",
                         # a club's admin key, counted per club as an edit key is per match
@@ -86,7 +116,7 @@ def init_app(app: Flask) -> None:
         parse_many(app.config[setting])  # a mistyped limit stops the start, not a request later
     app.config["RATELIMIT_STORAGE_URI"] = hit_counts.uri_for(app.config["RATELIMIT_STORAGE_URI"],
                                                             Path(app.instance_path))
-    limiter = Limiter(get_remote_address, app=app)
+    limiter = Limiter(counted_as, app=app)
     # Only the endpoints below have limits, each checked by its own decorator. The limiter's check before
     # every request looks for limits of the whole app, of which there are none: it goes, so every other
     # request (the polls every few seconds above all) costs the limiter nothing.

@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request, url_for
+from flask import Blueprint, Response, current_app, g, render_template, request, url_for
 from flask.blueprints import BlueprintSetupState
 from flask_babel import force_locale, get_locale, ngettext
 from werkzeug.datastructures import MultiDict
@@ -134,7 +134,10 @@ def printed(name: str, identity: tuple[object, ...], sheet: Callable[[], tuple[s
         layout = pdf.layout(template, **context)
         db.session.close()
         with current_app.extensions["render_slots"].turn():
-            data = cache.get(tag) or cache.put(tag, off_the_hub(layout.pdf))  # another worker may have made it
+            data = cache.get(tag)  # another worker may have made it meanwhile
+            if data is None:
+                data = cache.put(tag, off_the_hub(layout.pdf))
+                g.pdf_rendered = True  # what the rate limit on PDFs counts
     return pdf_response(data, name, tag)
 
 
