@@ -21,8 +21,9 @@ worker_connections = 1000  # open connections per gevent worker, slow ones inclu
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
-max_requests = 5000  # recycle workers now and then; PDF rendering grows memory a little
-max_requests_jitter = 500
+max_requests = int(os.environ.get("SCOREKEEPER_MAX_REQUESTS", 5000))  # recycle workers now and then (0: never);
+# PDF rendering grows memory a little. The first workers' lifetimes are spread (post_fork), so no jitter.
+max_requests_jitter = 0
 accesslog = os.environ.get("SCOREKEEPER_ACCESS_LOG") or None
 errorlog = "-"
 # Edit and admin links, Bearer headers and the session cookie carry keys: this logger takes them out of
@@ -46,3 +47,19 @@ if worker_class != "gevent":
 limit_request_line = 8190  # gunicorn's most, not its 4094: the app's longest link is 5,330 bytes (README, "Request size limits")
 limit_request_fields = 100  # gunicorn's default; more header fields: gunicorn's own plain 431
 limit_request_field_size = 8190  # gunicorn's default; a longer header field: gunicorn's own plain 431
+
+
+def post_fork(server, worker):
+    """Spread the workers' restarts: the first ones recycle after 1/N, 2/N ... of max_requests (scorekeeper/serving.py)."""
+    from scorekeeper.serving import lifetime
+
+    worker.max_requests = lifetime(worker.age, server.num_workers, max_requests) or worker.max_requests
+
+
+def post_worker_init(worker):
+    """A new worker compiles the templates and reads the latest clubs' figures before its first request."""
+    from scorekeeper.serving import warm
+
+    warmed = warm(worker.wsgi)
+    worker.log.info("worker %s warm: %s templates, %s clubs; recycled after %s requests", worker.pid,
+                    warmed["templates"], warmed["clubs"], worker.max_requests)

@@ -12,13 +12,14 @@ import functools
 import gc
 import itertools
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import NamedTuple, TypeVar
 
 from cachetools import LRUCache
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from ..db import db
 from ..games import GAMES
@@ -312,6 +313,22 @@ def settle() -> None:
 def finished(club: Club, season: Season | None) -> Finished:
     """The season's finished matches and their standings, kept per club stamp for the figures computed from them."""
     return cached(club, season, ("played",), SeasonReading(club, season), _played)
+
+
+def warm(most: int, seconds: float = 10.0) -> int:
+    """Read the all-time figures of the clubs with the latest results (at most `most`, and no new one after
+    `seconds`, well within the server's worker timeout): a worker that starts during a club's evening then
+    answers its first club page from kept sums. How many clubs were read."""
+    latest = select(ClubResult.club_id, func.max(ClubResult.day).label("day")).group_by(ClubResult.club_id) \
+        .order_by(func.max(ClubResult.day).desc()).limit(most)
+    began, read = time.monotonic(), 0
+    for club_id, _day in db.session.execute(latest).all():
+        club = db.session.get(Club, club_id)
+        if club is not None and time.monotonic() - began < seconds:
+            view(club, None)
+            read += 1
+    db.session.remove()
+    return read
 
 
 def names(club: Club) -> dict[int, str]:
