@@ -10,10 +10,14 @@ club's figures to read again), so the CPU doubled and the poll's p95 went to 734
   (per worker) for as long as the load stays even;
 - warm(): a new worker compiles the app's templates and reads the figures of the clubs that played
   since yesterday before it takes its first request; the others serve meanwhile.
+
+And breathe(), between the parts of a long piece of work, so a worker never keeps its other phones
+waiting for long.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 WARM_CLUBS = 8  # the clubs a new worker reads before it serves: those with the latest results
@@ -46,3 +50,14 @@ def warm(app: Any) -> dict[str, int]:
     with app.app_context():
         clubs = figures.warm(WARM_CLUBS)
     return {"templates": len(app.jinja_env.list_templates(extensions=["html"])), "clubs": clubs}
+
+
+def breathe() -> None:
+    """Let the worker answer its other phones before going on with a long piece of work.
+
+    A gevent worker runs one greenlet at a time: drawing a big club's page after a result, or reading
+    a season for the first time, would keep every phone of that worker waiting until it is done. The
+    long pieces of work call this between their parts (a standings table, an evening, a batch of rows):
+    under gevent time.sleep(0) hands over to the phones that are waiting, elsewhere it costs a microsecond.
+    """
+    time.sleep(0)

@@ -21,6 +21,7 @@ from typing import NamedTuple, TypeVar
 from cachetools import LRUCache
 from sqlalchemy import func, select
 
+from .. import serving
 from ..db import db
 from ..games import GAMES
 from ..models import Club, ClubPlayer, ClubResult, Match, Season
@@ -278,10 +279,12 @@ class SeasonReading:
             batches = [query.where(ClubResult.match_id.in_(changed[at:at + BATCH]))
                        for at in range(0, len(changed), BATCH)]
         for batch in batches:
-            for match, version, number, public_id, day, kept in db.session.execute(batch):
+            for count, (match, version, number, public_id, day, kept) in enumerate(db.session.execute(batch), 1):
                 made = readable(match, kept) if match in written and match not in sums.rows else None
                 if made is not None:
                     sums.put(match, day, public_id, Written(version, number), made)
+                if count % BATCH == 0:
+                    serving.breathe()  # a first read of a big season: the worker's other phones in between
         return len(changed)
 
     def finished(self, sums: _Sums) -> Finished:

@@ -8,10 +8,15 @@ a flashed message) must not come from here; the views decide that before asking.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import threading
-from collections.abc import Hashable
+import time
+from collections.abc import Callable, Hashable
+from pathlib import Path
 
 from cachetools import LRUCache
+from flask import current_app
 
 BUDGET = 8_000_000  # characters kept per worker process; the oldest pages go first
 
@@ -52,3 +57,95 @@ class PageCache:
     def clear(self) -> None:
         with self._lock:
             self._pages.clear()
+
+
+class SharedPages(PageCache):
+    """Pages kept in this worker's memory and, for every worker of the machine, in files of the instance folder.
+
+    After a result, the first worker asked for the club page draws it and writes it to a file; the other
+    workers read that file instead of drawing it again, so a change is drawn once for all of them. A page
+    lives in one file per slot (which page: club, language, address, admin or not), holding the version
+    it was drawn at (the club's stamp, the day): a new version overwrites the old, so the folder holds
+    one file per page shown. While one worker draws a slot's new version the others wait for it a
+    moment (WAIT, cooperatively: a gevent worker answers other phones meanwhile), then draw it themselves.
+    """
+
+    WAIT = 2.0  # seconds a worker waits for the page another worker is drawing
+    STALE = 15.0  # seconds after which a claim is a worker that died while drawing, and is taken over
+    FOLDER = "pages"
+
+    def __init__(self, budget: int = BUDGET):
+        super().__init__(budget)
+        self._folders: set[Path] = set()
+
+    def fetch(self, slot: Hashable, version: Hashable, draw: Callable[[], bytes]) -> bytes:
+        """The page of this slot at this version: kept here, kept in the folder, or drawn (once for all workers)."""
+        page = self.get((slot, version))
+        if page is not None:
+            return page
+        folder = Path(current_app.instance_path) / self.FOLDER
+        path, mark = folder / hashlib.sha256(repr(slot).encode()).hexdigest()[:40], repr(version).encode()
+        page = _read(path, mark)
+        if page is None:
+            page = self._drawn_once(folder, path, mark, draw)
+        self.put((slot, version), page)
+        return page
+
+    def _drawn_once(self, folder: Path, path: Path, mark: bytes, draw: Callable[[], bytes]) -> bytes:
+        folder.mkdir(parents=True, exist_ok=True)
+        self._folders.add(folder)
+        claim = path.with_suffix(".claim")
+        if not _claim(claim, self.STALE):
+            deadline = time.monotonic() + self.WAIT
+            while time.monotonic() < deadline:
+                time.sleep(0.01)  # under gevent, the other phones of this worker are answered meanwhile
+                page = _read(path, mark)
+                if page is not None:
+                    return page
+            if not _claim(claim, self.STALE):  # still drawn elsewhere: draw it here too, without writing
+                return draw()
+        try:
+            page = _read(path, mark) or draw()
+            temporary = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+            try:
+                temporary.write_bytes(mark + b"\n" + page)
+                os.replace(temporary, path)  # a reader sees the old page or the new one, never half of one
+            except OSError:  # a full disk or a read-only folder: the page is still answered, only not shared
+                temporary.unlink(missing_ok=True)
+        finally:
+            claim.unlink(missing_ok=True)
+        return page
+
+    def clear(self) -> None:
+        """Forget every page, those of the folders this process wrote to included."""
+        super().clear()
+        for folder in self._folders:
+            for path in folder.glob("*"):
+                path.unlink(missing_ok=True)
+
+
+def _read(path: Path, mark: bytes) -> bytes | None:
+    """The page in the file when it holds that version, else None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head, _, page = data.partition(b"\n")
+    return page if head == mark else None
+
+
+def _claim(claim: Path, stale: float) -> bool:
+    """Take the slot's claim (a file made only if none exists); a claim left by a dead worker is taken over."""
+    try:
+        os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        try:
+            if time.time() - claim.stat().st_mtime > stale:
+                claim.unlink(missing_ok=True)
+                return _claim(claim, stale * 2)
+        except OSError:
+            pass
+        return False
+    except OSError:
+        return True  # no folder to claim in: draw, as a single worker would

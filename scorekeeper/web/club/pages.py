@@ -17,6 +17,7 @@ from flask import Blueprint, abort, redirect, render_template, request, session,
 from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
 
+from ... import serving
 from ...club import agreements, figures as club_figures, seasons as club_seasons, service as clubs
 from ...club.engine.standings import Partnership
 from ...club.results import club_of, day_of, stamp
@@ -31,7 +32,7 @@ from ...render_slots import Busy
 from .. import links
 from ..games.registry import GAME_PAGES
 from ..match import phone
-from ..page_cache import PageCache
+from ..page_cache import PageCache, SharedPages
 from ..sheets import views as sheets
 from . import evenings as club_evenings, phone as club_phone
 from .forms import NewClubForm, club_match_form
@@ -41,7 +42,7 @@ GAME = f"<any({', '.join(GAMES)}):game>"
 EVENINGS_SHOWN = 12  # the latest evenings on the club page
 PARTNERSHIPS_SHOWN = 10  # on the club page and its PDF: a club of 100 has 4,950 pairs; the API lists them all
 bp.register_error_handler(Busy, sheets.busy)
-PAGES = PageCache()  # club and player pages, per club stamp (see kept)
+PAGES = SharedPages()  # club and player pages, per club stamp, drawn once for all workers (see kept)
 STANDINGS = PageCache(budget=2_000_000)  # the club page's standings tables, each per its game's marks
 EVENINGS = PageCache(budget=2_000_000)  # the club page's evenings, each per its matches' marks (evening_block)
 
@@ -147,7 +148,8 @@ def kept(public_id: str, render: Callable[[Club], str], glance: clubs.Peek | Non
     """A club page kept for the club's state (its stamp), the language, the address and whether this phone runs it.
 
     Every change to the club or one of its matches changes the stamp, so a kept page is never stale; nor
-    is its date, kept per day in the club's time zone.
+    is its date, kept per day in the club's time zone. The page is drawn once for every worker of the
+    machine (SharedPages): after a result, the other workers read the first one's page.
     The stamp and the admin key's hash come in one statement (clubs.peek); the club itself is
     loaded only to render. A page carrying a flashed message is this phone's own and is never kept.
     render(club) may abort (a season the club does not have); a page it renders is kept encoded.
@@ -156,9 +158,8 @@ def kept(public_id: str, render: Callable[[Club], str], glance: clubs.Peek | Non
     if glance is None or session.get("_flashes"):
         return render(club_phone.club_or_404(public_id))
     dated = day_of(datetime.now(timezone.utc), glance.time_zone)  # a page prints the day it is read
-    key = (glance.stamp, str(get_locale()), request.url, club_phone.is_admin(glance), dated)
-    page = PAGES.get(key)
-    return page if page is not None else PAGES.put(key, render(club_phone.club_or_404(public_id)).encode())
+    slot = (glance.stamp.club, str(get_locale()), request.url, club_phone.is_admin(glance))
+    return PAGES.fetch(slot, (glance.stamp, dated), lambda: render(club_phone.club_or_404(public_id)).encode())
 
 
 @bp.get("/c/<public_id>")
@@ -187,6 +188,7 @@ def standings_block(club: Club, season: Season | None, slug: str, game_view: clu
            str(get_locale()), request.script_root)
     kept = STANDINGS.get(key) if game_view.mark is not None else None
     if kept is None:
+        serving.breathe()  # between the parts of a page drawn after a result: the worker's other phones first
         kept = render_template("club/_standings_block.html", club=club, season=season, slug=slug,
                                game_view=game_view, names=names)
         if game_view.mark is not None:
@@ -204,6 +206,7 @@ def evening_block(club: Club, season: Season | None, day: date, name: str | None
            request.script_root, day, name, marks)
     kept = EVENINGS.get(key)
     if kept is None:
+        serving.breathe()
         played = clubs.matches_by_id([match for match, _version, _changed in marks])
         kept = EVENINGS.put(key, render_template(
             "club/_evening_block.html", club=club, day=day, name=name, played=played, names=names, games=GAMES,
