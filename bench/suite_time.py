@@ -11,7 +11,7 @@ machine's cores with pytest-xdist (tests/helpers/workers.py); `--workers 0` runs
 `--workers N` over N workers. The baseline ran in one process, as its own `manage.py test` did.
 
     .venv/bin/python bench/suite_time.py                 # a sample of app-heavy files, 3 rounds (~10 minutes)
-    .venv/bin/python bench/suite_time.py --full --rounds 1   # the whole suite on SQLite, once each side
+    .venv/bin/python bench/suite_time.py --full --rounds 1   # every test file both sides have, once each side
     .venv/bin/python bench/suite_time.py --base <commit>
     .venv/bin/python bench/suite_time.py --workers 0     # now in one process too: what the per-test savings buy
 
@@ -63,6 +63,12 @@ def default_base() -> str:
     return git("rev-parse", f"{added[-1]}^")
 
 
+def shared_files(tree: Path) -> list[str]:
+    """Every test file of the suite, browser tests included, that both sides have: the same tests run on each."""
+    names = {str(path.relative_to(ROOT)) for path in (ROOT / "tests").rglob("test_*.py")}
+    return sorted(name for name in names if (tree / name).exists())
+
+
 def run(tree: Path, files: list[str], options: list[str]) -> tuple[float, str]:
     """Seconds the suite took in tree on SQLite, and pytest's summary line."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("SCOREKEEPER_TEST_DATABASE")}
@@ -93,10 +99,8 @@ def main() -> None:
         git("worktree", "add", "--detach", str(tree), base)
         try:
             (tree / ".venv").symlink_to(ROOT / ".venv")  # the baseline's own package is found first (pythonpath ".")
-            if options.full:
-                files = ["tests"]
-            else:
-                files = [name for name in SAMPLE if (ROOT / name).exists() and (tree / name).exists()]
+            files = shared_files(tree) if options.full else [
+                name for name in SAMPLE if (ROOT / name).exists() and (tree / name).exists()]
             print(f"baseline {base[:10]} in one process, now {git('rev-parse', '--short', 'HEAD')} with "
                   f"{' '.join(now_options) or 'one process'}; files: {' '.join(files)}")
             times: dict[str, list[float]] = {"baseline": [], "now": []}
