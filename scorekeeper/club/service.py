@@ -315,24 +315,28 @@ def evenings(club: Club, season: Season | None = None, limit: int | None = None,
     return [(day, named.get(day), played_on[day]) for day in days]
 
 
-Mark = tuple[int, int, int]  # a match's row id, its version and its result row's write number
+Mark = tuple[int, int, int]  # a match's row id, its version and its result row's write number (0, 0: in play)
 
 
 def evening_marks(club: Club, season: Season | None = None, limit: int | None = None
                   ) -> list[tuple[date, str | None, tuple[Mark, ...]]]:
     """The club's latest evenings as evenings() gives them, each match by its marks alone: what an evening
-    shown before needs to tell whether anything of it changed, without loading its matches."""
+    shown before needs to tell whether anything of it changed, without loading its matches.
+
+    A match still being played is marked (id, 0, 0): an evening shows it "in progress" whatever its hands,
+    so a hand recorded at one of a hundred tables does not draw the evening again; its last hand does."""
     days = evening_days(club, season, limit)
     if not days:
         return []
-    rows = db.session.execute(select(ClubResult.match_id, Match.version, ClubResult.changed, ClubResult.day)
+    rows = db.session.execute(select(ClubResult.match_id, Match.version, ClubResult.changed, ClubResult.day,
+                                     ClubResult.digest.is_not(None))
                               .join(Match, Match.id == ClubResult.match_id)
                               .where(ClubResult.club_id == club.id, ClubResult.day >= days[-1],
                                      ClubResult.day <= days[0]).order_by(ClubResult.match_id))
     named = evening_names_of(club, days)
     marked: dict[date, list[Mark]] = {day: [] for day in days}
-    for match, version, changed, day in rows:
-        marked[day].append((match, version, changed))
+    for match, version, changed, day, finished in rows:
+        marked[day].append((match, version, changed) if finished else (match, 0, 0))
     return [(day, named.get(day), tuple(marked[day])) for day in days]
 
 

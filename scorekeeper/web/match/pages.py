@@ -17,12 +17,12 @@ from ..errors import STALE_LINK, json_error, match_or_404, refused_editing, want
 from ..forms import TableForm
 from ..games.pages import template as game_template
 from ..games.registry import GAME_PAGES, RULES
-from ..page_cache import PageCache
+from ..page_cache import SharedPages
 from ..redirects import local_path
 from . import phone
 
 bp = Blueprint("pages", __name__)
-WATCHED = PageCache()
+WATCHED = SharedPages()
 INITIALS = 2  # letters of a name that mark a double on the score sheet
 
 
@@ -72,12 +72,9 @@ def match(public_id: str):
     if phone.holds_key(public_id) or session.get("_flashes"):
         return match_page(matches.find(public_id))  # this phone's own key, form token or message
     # A watcher gets the page kept for this version, language and address (see page_cache.py).
-    place = (str(get_locale()), request.url)
-    page = WATCHED.get((public_id, version, *place))
-    if page is None:
-        found = matches.find(public_id)
-        page = WATCHED.put((public_id, found.version, *place), match_page(found))
-    return page
+    # Drawn once per version for every worker of the machine: a table's phones sit on different workers.
+    return WATCHED.fetch((public_id, str(get_locale()), request.url), version,
+                         lambda: match_page(match_or_404(public_id)).encode())
 
 
 def match_page(found: Match) -> str:
