@@ -21,7 +21,7 @@ worker_connections = 1000  # open connections per gevent worker, slow ones inclu
 timeout = 30
 graceful_timeout = 10
 keepalive = 5
-max_requests = int(os.environ.get("SCOREKEEPER_MAX_REQUESTS", 5000))  # recycle workers now and then (0: never);
+max_requests = int(os.environ.get("SCOREKEEPER_MAX_REQUESTS", 20000))  # recycle workers now and then (0: never);
 # PDF rendering grows memory a little. The first workers' lifetimes are spread (post_fork), so no jitter.
 max_requests_jitter = 0
 accesslog = os.environ.get("SCOREKEEPER_ACCESS_LOG") or None

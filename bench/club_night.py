@@ -51,7 +51,7 @@ PACES = {"compressed": 6.0, "real": 180.0}
 POLL_TARGET_MS, WRITE_TARGET_MS = 200.0, 500.0
 HEARTS_EVERY = 5  # one table in five plays Hearts, with seven
 SHEETS_WITHIN, SHEET_TRIES = 10.0, 5  # the tables finish within ten seconds; a busy answer is tried again
-ACCEPT = "gzip, deflate, br"
+ACCEPT = "gzip, deflate, br, zstd"  # what a phone's Chrome sends
 
 
 @dataclass

@@ -450,7 +450,9 @@ def statements_of_a_club_page(app: Flask, client, public_id: str) -> int:
     from scorekeeper.web.club import evenings, pages
 
     pages.PAGES.clear()
-    evenings.CARDS.clear()  # a result leaves the evening card as it was: draw it for both counts alike
+    evenings.CARDS.clear()  # a result leaves the evening card and the roster as they were: draw them for both
+    pages.ROSTERS.clear()  # counts alike
+    pages._rosters.clear()
     count = [0]
 
     def counted(*_args):

@@ -5,14 +5,16 @@ from __future__ import annotations
 import functools
 import math
 import re
+import threading
 import unicodedata
 from collections.abc import Callable, Iterable
 from datetime import date, datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from babel import numbers
+from cachetools import LRUCache
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
@@ -43,6 +45,9 @@ EVENINGS_SHOWN = 12  # the latest evenings on the club page
 PARTNERSHIPS_SHOWN = 10  # on the club page and its PDF: a club of 100 has 4,950 pairs; the API lists them all
 bp.register_error_handler(Busy, sheets.busy)
 PAGES = SharedPages()  # club and player pages, per club stamp, drawn once for all workers (see kept)
+ROSTERS = PageCache(budget=2_000_000)  # the club page's list of players, per club version (roster_block)
+_rosters: LRUCache = LRUCache(maxsize=64)  # (club, version) -> its roster (kept_roster)
+_rosters_lock = threading.Lock()
 STANDINGS = PageCache(budget=2_000_000)  # the club page's standings tables, each per its game's marks
 EVENINGS = PageCache(budget=2_000_000)  # the club page's evenings, each per its matches' marks (evening_block)
 
@@ -175,8 +180,38 @@ def club_page(found: Club, season: Season | None) -> str:
     return render_template(
         "club/club.html", club=found, season=season, seasons=clubs.seasons(found), view=view, names=view.names,
         evenings=clubs.evening_marks(found, season, limit=EVENINGS_SHOWN),
-        roster=clubs.roster(found), games=GAMES, admin=club_phone.is_admin(found), today=clubs.today(found),
+        roster=kept_roster(found), games=GAMES, admin=club_phone.is_admin(found), today=clubs.today(found),
         closing=club_seasons.closing(season), hall_of_fame=club_seasons.hall_of_fame(found))
+
+
+class Member(NamedTuple):
+    """A player of the roster as the club page lists them."""
+
+    id: int
+    name: str
+
+
+def kept_roster(club: Club) -> list[Member]:
+    """The club's roster by name, kept per club version (every roster change raises it): a result changes none."""
+    key = (club.public_id, club.version)
+    with _rosters_lock:
+        kept = _rosters.get(key)
+    if kept is None:
+        kept = [Member(player.id, player.name) for player in clubs.roster(club)]
+        with _rosters_lock:
+            _rosters[key] = kept
+    return kept
+
+
+@bp.app_template_global()
+def roster_block(club: Club, season_id: int | None, roster: list[Member]) -> Markup:
+    """The club page's list of players, drawn again only when the club's version or the language changes."""
+    key = (club.public_id, club.version, season_id, str(get_locale()), request.script_root)
+    kept = ROSTERS.get(key)
+    if kept is None:
+        kept = ROSTERS.put(key, render_template("club/_roster_block.html", club=club, season_id=season_id,
+                                                roster=roster))
+    return Markup(kept)
 
 
 @bp.app_template_global()
