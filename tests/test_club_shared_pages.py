@@ -14,7 +14,7 @@ from flask import Flask
 
 from helpers.clubs import QUICK, TEAM_0_LOSES, TEAM_1_LOSES
 from helpers.compiled import share_compiled_templates
-from helpers.matches import PLAYERS
+from helpers.matches import FIRST_HAND, PLAYERS
 from scorekeeper import serving
 from scorekeeper.app import create_app
 from scorekeeper.club import service as clubs
@@ -128,3 +128,26 @@ def test_the_page_after_a_result_is_drawn_in_parts_with_the_other_phones_in_betw
     a_result(first, public_id)
     assert first.test_client().get(f"/c/{public_id}").status_code == 200
     assert len(breaths) >= 2  # at least before the table and before the evening drawn again
+
+
+def test_a_hand_in_play_leaves_the_club_page_as_drawn_and_the_match_ending_draws_it(workers, monkeypatch):
+    """The page is kept by what it shows: a hand at a table in play changes the club's stamp, not its page."""
+    first, second = workers
+    drawn: list[str] = []
+    real = pages.club_page
+    monkeypatch.setattr(pages, "club_page", lambda found, season: (drawn.append(found.public_id),
+                                                                   real(found, season))[1])
+    public_id = played_club(first)
+    with first.app_context():
+        barbu, _key = clubs.start_match(clubs.find(public_id), "barbu", PLAYERS, {"first_declarer": PLAYERS[0]})
+        barbu_id = barbu.public_id
+    before = first.test_client().get(f"/c/{public_id}").text
+    assert len(drawn) == 1
+    with first.app_context():
+        matches.record(barbu_id, FIRST_HAND)
+    forget_in_memory()
+    during = second.test_client().get(f"/c/{public_id}").text
+    assert len(drawn) == 1 and same(during) == same(before)  # another worker, a new stamp: the page as drawn
+    a_result(second, public_id)  # a match ends: its evening and its table change
+    after = first.test_client().get(f"/c/{public_id}").text
+    assert len(drawn) == 2 and same(after) != same(before)

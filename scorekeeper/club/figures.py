@@ -56,6 +56,9 @@ class GameView:
     # What the table shows changes only with these marks (the season's and all time's of this game), so a page
     # may keep the table drawn while they hold; None for a table that is not kept (a closed season's own).
     mark: tuple[int, int] | None = field(default=None, compare=False)
+    # The same for every process of the server: the rows the table is made of (the season's, all time's),
+    # so that workers agree on whether a page they keep shows the table as it is now.
+    signature: tuple[int, int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,10 @@ class Finished:
 
     def __init__(self, rows: tuple[Row, ...], games: dict[str, tuple[Played, ...]],
                  standings: dict[str, list[club_standings.Standing]], partnerships: list[club_standings.Partnership],
-                 tallies: dict[str, club_standings.Tally], marks: dict[str, int], counts: dict[str, int]) -> None:
+                 tallies: dict[str, club_standings.Tally], marks: dict[str, int], counts: dict[str, int],
+                 signatures: dict[str, int]) -> None:
         self.rows = rows  # in in_order()'s order
+        self.signatures = signatures  # per game played, its rows hashed together (the same in every process)
         self.games_played = games  # per game played, its matches in_order()
         self.counts = counts  # per game played, how many matches
         self.standings = standings  # ranked with the club's minimum at that stamp, per game played
@@ -152,6 +157,7 @@ class _Sums:
         self.pairs = club_standings.PairTally()
         self.marks = {slug: next(_marks) for slug in GAMES}  # what figures of one game can be kept by
         self.counts = dict.fromkeys(GAMES, 0)  # matches per game
+        self.signatures = dict.fromkeys(GAMES, 0)  # per game, its rows (id and how written) hashed together
         self.paired: tuple[int, list[club_standings.Partnership]] | None = None  # Kozyol's mark and its pairs
         self.seen = 0  # the highest write number read: the next read takes only the rows written from it on
         self.order: list[Row] = []  # the rows in in_order()'s order ((day, public id) first in a Row)
@@ -166,6 +172,7 @@ class _Sums:
         self.rows[match] = row
         bisect.insort(self.order, row, key=_order_key)
         bisect.insort(self.games[made["game"]], one, key=ORDER)
+        self.signatures[made["game"]] ^= hash((match, written))  # ints only: the same in every process
         self.count(one, 1)
 
     def drop(self, match: int) -> None:
@@ -173,6 +180,7 @@ class _Sums:
         del self.order[bisect.bisect_left(self.order, _order_key(row), key=_order_key)]
         game = self.games[row.seated.digest["game"]]
         del game[bisect.bisect_left(game, ORDER(row.seated), key=ORDER)]
+        self.signatures[row.seated.digest["game"]] ^= hash((match, row.written))
         self.count(row.seated, -1)
 
     def count(self, one: Played, times: int) -> None:
@@ -294,7 +302,7 @@ class SeasonReading:
         return Finished(sums.ordered(), {slug: tuple(sums.games[slug]) for slug in played},
                         {slug: ranked[slug][0] for slug in played}, sums.partnerships(),
                         {slug: ranked[slug][1] for slug in played}, {slug: sums.marks[slug] for slug in played},
-                        {slug: sums.counts[slug] for slug in played})
+                        {slug: sums.counts[slug] for slug in played}, {slug: sums.signatures[slug] for slug in played})
 
 
 def settle() -> None:
@@ -357,7 +365,8 @@ def view(club: Club, season: Season | None) -> ClubView:
                 matches=these.counts[slug], standings=these.standings[slug],
                 ratings=rated(club, slug, every, functools.partial(these.of_game, slug)),
                 partnerships=these.partnerships if slug == "kozyol" else [],
-                mark=(these.marks[slug], every.marks.get(slug, 0)))
+                mark=(these.marks[slug], every.marks.get(slug, 0)),
+                signature=(these.signatures[slug], every.signatures.get(slug, 0)))
         return ClubView(games, names(club), sum(game.matches for game in games.values()))
     return cached(club, season, ("view",), compute)
 

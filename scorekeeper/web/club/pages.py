@@ -7,7 +7,7 @@ import math
 import re
 import threading
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from datetime import date, datetime, timezone
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any, NamedTuple
@@ -36,7 +36,7 @@ from ..games.registry import GAME_PAGES
 from ..match import phone
 from ..page_cache import PageCache, SharedPages
 from ..sheets import views as sheets
-from . import evenings as club_evenings, phone as club_phone
+from . import evenings as club_evenings, phone as club_phone, rounds as club_rounds
 from .forms import NewClubForm, club_match_form
 
 bp = Blueprint("clubs", __name__)
@@ -149,7 +149,8 @@ def new_club():
     return render_template("club/new.html", form=form), 422 if request.method == "POST" else 200
 
 
-def kept(public_id: str, render: Callable[[Club], str], glance: clubs.Peek | None = None) -> bytes | str:
+def kept(public_id: str, render: Callable[[Club], str], glance: clubs.Peek | None = None,
+         shown: Callable[[Club], Hashable | None] | None = None) -> bytes | str:
     """A club page kept for the club's state (its stamp), the language, the address and whether this phone runs it.
 
     Every change to the club or one of its matches changes the stamp, so a kept page is never stale; nor
@@ -158,21 +159,47 @@ def kept(public_id: str, render: Callable[[Club], str], glance: clubs.Peek | Non
     The stamp and the admin key's hash come in one statement (clubs.peek); the club itself is
     loaded only to render. A page carrying a flashed message is this phone's own and is never kept.
     render(club) may abort (a season the club does not have); a page it renders is kept encoded.
+
+    shown(club), when given, tells what the page shows as marks that every worker computes alike (None:
+    the page shows the stamp's own state). A new stamp then costs those marks, and a drawing only when
+    they changed: a hand at one of a hundred tables changes the stamp, not the club page.
     """
     glance = glance or clubs.peek(public_id)  # a caller that read it already passes it
     if glance is None or session.get("_flashes"):
         return render(club_phone.club_or_404(public_id))
     dated = day_of(datetime.now(timezone.utc), glance.time_zone)  # a page prints the day it is read
     slot = (glance.stamp.club, str(get_locale()), request.url, club_phone.is_admin(glance))
-    return PAGES.fetch(slot, (glance.stamp, dated), lambda: render(club_phone.club_or_404(public_id)).encode())
+    version = (glance.stamp, dated)
+    page = PAGES.get((slot, version))
+    if page is not None:
+        return page
+    found = club_phone.club_or_404(public_id)
+    marks = shown(found) if shown is not None else None
+    if marks is None:
+        return PAGES.fetch(slot, version, lambda: render(found).encode())
+    page = PAGES.fetch(slot, ("shown", marks, dated), lambda: render(found).encode())
+    return PAGES.put((slot, version), page)  # the next view at this stamp: one lookup
 
 
 @bp.get("/c/<public_id>")
 def club(public_id: str):
     glance = clubs.peek(public_id)  # one read of the stamp for the kept page and the evening card
-    page = kept(public_id, lambda found: club_page(found, season_of(found, request.args.get("season"))), glance)
+    page = kept(public_id, lambda found: club_page(found, season_of(found, request.args.get("season"))), glance,
+                lambda found: club_shown(found, season_of(found, request.args.get("season"))))
     club_phone.remember_id(public_id)  # the club exists: kept() answered 404 otherwise
     return club_evenings.with_card(public_id, page, glance)  # the phone's own answer, never kept
+
+
+def club_shown(found: Club, season: Season | None) -> Hashable | None:
+    """What the club page shows, as marks the same in every worker: the club's version (its name, roster,
+    seasons, settings, evenings' names), each game's table (its rows, season and all time), the evenings
+    shown (a match in play is marked as in play whatever its hands) and the matches not yet agreed.
+    None while a round is played: the page then shows each table's hands."""
+    if club_rounds.round_here(found) is not None:
+        return None
+    view = club_seasons.view(found, season)
+    return (found.version, tuple((slug, game.signature, game.matches) for slug, game in view.games.items()),
+            tuple(clubs.evening_marks(found, season, limit=EVENINGS_SHOWN)), agreements.not_agreed_count(found))
 
 
 def club_page(found: Club, season: Season | None) -> str:
