@@ -5,8 +5,8 @@ that share the load evenly reach that number together: at a club night of 100 ta
 within seconds of each other about every 75 seconds, and each came back cold (templates to compile, the
 club's figures to read again), so the CPU doubled and the poll's p95 went to 734 ms. Two things fix it:
 
-- lifetime(): the workers started together get first lifetimes of 1/N, 2/N ... N/N of max_requests,
-  every later one the whole of it, so restarts come one at a time, max_requests / N requests apart
+- lifetime(): the workers started together get first lifetimes of 1 + 1/N, 1 + 2/N ... 2 times
+  max_requests, every later one max_requests, so restarts come one at a time, max_requests / N requests apart
   (per worker) for as long as the load stays even;
 - warm(): a new worker compiles the app's templates and reads the figures of the clubs that played
   since yesterday before it takes its first request; the others serve meanwhile.
@@ -24,20 +24,22 @@ WARM_CLUBS = 8  # the clubs a new worker reads before it serves: those with the 
 
 
 def lifetime(age: int, workers: int, max_requests: int, jitter: int = 0) -> int:
-    """Requests a worker serves before it is recycled: a share of max_requests for the first workers.
+    """Requests a worker serves before it is recycled: 1 + 1/N, 1 + 2/N ... 2 times max_requests for the first
+    workers, max_requests for every later one.
 
     age is gunicorn's count of the workers it started (1 for the first): the first `workers` of them
-    started together, and their restarts are spread; a worker started later replaces one and serves
-    max_requests, keeping its place in the spread.
+    started together, and their restarts are spread max_requests / N apart, none before 1 + 1/N times
+    max_requests (a server just started does not restart at once); a worker started later replaces one
+    and serves max_requests, keeping its place in the spread.
 
     >>> [lifetime(age, 4, 5000) for age in (1, 2, 3, 4, 5, 9)]
-    [1250, 2500, 3750, 5000, 5000, 5000]
+    [6250, 7500, 8750, 10000, 5000, 5000]
     >>> lifetime(3, 4, 0)  # max_requests 0: never recycled
     0
     """
     if max_requests <= 0:
         return 0
-    share = max_requests * age // workers if 0 < age <= workers else max_requests
+    share = max_requests * (workers + age) // workers if 0 < age <= workers else max_requests
     return max(1, share + jitter)
 
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 
-from flask import Flask, Response, request
+from flask import Flask, Response, g, request
 from flask_compress import Compress
 
 from . import static_files
+from .page_cache import PageCache
 
 MIMETYPES = ["text/html", "text/css", "text/javascript", "application/javascript", "application/json",
              "application/manifest+json", "application/problem+json", "image/svg+xml", "text/csv",
@@ -28,7 +29,34 @@ ALGORITHMS = ["zstd", "br", "gzip", "deflate"]  # preferred first, among those t
 ENCODED_TAG = re.compile(r'(W/)?"([^"]*):(?:' + "|".join(ALGORITHMS) + ')"')
 
 
+class KeptCompressed:
+    """Flask-Compress's cache, for the answers that are the same bytes for every phone that asks (a watched
+    match's page, the match's state after a change): compressed once per version and encoding, not once
+    per phone of the table. An answer a view did not mark (compressed_as) is compressed afresh, as before."""
+
+    def __init__(self, budget: int = 4_000_000) -> None:
+        self.kept = PageCache(budget=budget)
+
+    def get(self, key: str) -> bytes | None:
+        return None if key.endswith(";") else self.kept.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        if not key.endswith(";"):
+            self.kept.put(key, value)
+
+
+def compressed_as(key: str) -> None:
+    """Say that this answer's body is the same for every phone asking under key (a page and its version)."""
+    g.compressed_as = key
+
+
+def _cache_key(_request: object) -> str:
+    return g.get("compressed_as", "")
+
+
 def init_app(app: Flask) -> None:
+    app.config.setdefault("COMPRESS_CACHE_BACKEND", KeptCompressed)
+    app.config.setdefault("COMPRESS_CACHE_KEY", _cache_key)
     app.config.setdefault("COMPRESS_MIMETYPES", MIMETYPES)
     app.config.setdefault("COMPRESS_ALGORITHM", ALGORITHMS)
     app.config.setdefault("COMPRESS_MIN_SIZE", 500)

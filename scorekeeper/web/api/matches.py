@@ -19,6 +19,7 @@ from ...json_values import JsonObject
 from ...match import backup, matches, receipts
 from ...models import Match
 from ...refusals import Refusal, refuse
+from .. import compression
 from ..errors import handle_http, json_error, match_or_404, reasons
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -194,6 +195,7 @@ def read(public_id: str):
         response.set_etag(version_tag(public_id, version))
         return response
     match = match_or_404(public_id)
+    compression.compressed_as(f"read {version_tag(public_id, match.version)}")  # the same for every phone
     return answer(match, matches.cached_replay(match))
 
 

@@ -11,6 +11,7 @@ from ...i18n import LANGUAGE_NAMES, translate
 from ...match import matches
 from ...models import Match
 from ...refusals import Refusal
+from .. import compression
 from ..api import matches as api
 from ..club import agreements as agreement_pages
 from ..errors import STALE_LINK, json_error, match_or_404, refused_editing, wants_json
@@ -73,8 +74,9 @@ def match(public_id: str):
         return match_page(matches.find(public_id))  # this phone's own key, form token or message
     # A watcher gets the page kept for this version, language and address (see page_cache.py).
     # Drawn once per version for every worker of the machine: a table's phones sit on different workers.
-    return WATCHED.fetch((public_id, str(get_locale()), request.url), version,
-                         lambda: match_page(match_or_404(public_id)).encode())
+    slot = (public_id, str(get_locale()), request.url)
+    compression.compressed_as(repr((slot, version)))  # the same bytes for every watcher: compressed once
+    return WATCHED.fetch(slot, version, lambda: match_page(match_or_404(public_id)).encode())
 
 
 def match_page(found: Match) -> str:
