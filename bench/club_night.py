@@ -36,6 +36,7 @@ import argparse
 import asyncio
 import json
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -305,10 +306,12 @@ def run(kind: str, tables_count: int, history: int, pace: str, seconds: float, l
             tables = make_tables(base, club, sorted(roster.values()), tables_count, rng)
             harness.get(f"{base}/c/{club}")  # the club's page drawn once, as before any evening
             cpu_before, wall_before = server.cpu_seconds(), time.monotonic()
+            own_before = sum(resource.getrusage(resource.RUSAGE_SELF)[:2])
             tally = Tally()
             asyncio.run(night(server.port, club, tables, seconds, PACES[pace], tally))
             cpu = server.cpu_seconds() - cpu_before
             wall = time.monotonic() - wall_before
+            own = sum(resource.getrusage(resource.RUSAGE_SELF)[:2]) - own_before
             workers = {pid: memory(pid) for pid in child_pids(server.process.pid)}
             missing = stored_hands(base, tables)
             restarts = server.log.read_text().count("Autorestarting worker")
@@ -321,7 +324,8 @@ def run(kind: str, tables_count: int, history: int, pace: str, seconds: float, l
     phones = sum(7 if table.game == "hearts" else 4 for table in tables)  # one a player: one enters, one reloads
     result = {"database": kind, "limits": limits, "tables": tables_count, "phones": phones, "history": history,
               "pace": pace, "seconds": seconds, "kinds": summary,
-              "cpu_percent": round(100 * cpu / wall, 1), "workers_mib": sorted(workers.values()),
+              "cpu_percent": round(100 * cpu / wall, 1), "load_cpu_percent": round(100 * own / wall, 1),
+              "workers_mib": sorted(workers.values()),
               "hands_acknowledged": sum(t.acknowledged for t in tables), "hands_missing": missing,
               "restarts": restarts, "errors": errors, "examples": tally.examples, "pass": passed}
     report(result)
@@ -338,7 +342,8 @@ def report(result: dict) -> None:
     say(f"  {result['database']}, {result['tables']} tables ({result['phones']} phones), "
         f"{result['history']:,} past matches, {result['pace']} pace, {result['seconds']:.0f} s, "
         f"rate limits {'on' if result['limits'] else 'off'}: "
-        f"{'pass' if result['pass'] else 'FAIL'}; server CPU {result['cpu_percent']} % of a core; "
+        f"{'pass' if result['pass'] else 'FAIL'}; server CPU {result['cpu_percent']} % of a core, "
+        f"the load's own {result['load_cpu_percent']} %; "
         f"{result['hands_acknowledged']} hands acknowledged, {result['hands_missing']} missing; "
         f"{result['restarts']} worker restarts")
     for kind, row in result["kinds"].items():

@@ -447,12 +447,14 @@ def statements_of_a_club_page(app: Flask, client, public_id: str) -> int:
     """How many SQL statements the club page's first view after a change runs."""
     from sqlalchemy import event
 
+    from scorekeeper.club import figures
     from scorekeeper.web.club import evenings, pages
 
     pages.PAGES.clear()
     evenings.CARDS.clear()  # a result leaves the evening card and the roster as they were: draw them for both
     pages.ROSTERS.clear()  # counts alike
     pages._rosters.clear()
+    figures._merges.clear()
     count = [0]
 
     def counted(*_args):

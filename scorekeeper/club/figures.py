@@ -36,6 +36,7 @@ _cache: LRUCache = LRUCache(maxsize=FIGURES_CACHED)
 _played: LRUCache = LRUCache(maxsize=PLAYED_CACHED)
 _digests: LRUCache = LRUCache(maxsize=PLAYED_CACHED)  # (club, season) -> _Sums
 _rated: LRUCache = LRUCache(maxsize=FIGURES_CACHED)  # (club, game, mark of its all-time rows) -> ratings
+_merges: LRUCache = LRUCache(maxsize=FIGURES_CACHED)  # (club, version) -> merged entries (merged)
 _runs: LRUCache = LRUCache(maxsize=FIGURES_CACHED)  # (club, game) -> the ratings of its last run of matches
 _marks = itertools.count(1)  # every change to a game's rows in any kept sums takes the next number
 BATCH = 500
@@ -221,6 +222,19 @@ class _Sums:
         return again
 
 
+def merged(club: Club) -> dict[int, int]:
+    """Merged entry -> who they are now, kept per club version (a merge, or its undoing, raises it): a big
+    roster is not read again after every result."""
+    key = (club.public_id, club.version)
+    with _lock:
+        kept = _merges.get(key)
+    if kept is None:
+        kept = {player: now for player, now in resolver(club).items() if player != now}
+        with _lock:
+            _merges[key] = kept
+    return kept
+
+
 class SeasonReading:
     """One read of a season's finished matches: the kept sums brought up to the club's stamp, and what they give.
 
@@ -249,7 +263,7 @@ class SeasonReading:
             with _lock:
                 before = _digests.pop(self.where, None)
             # Who each merged entry is now: a player added since changes no seating, a merge does.
-            now = {player: kept for player, kept in resolver(self.club).items() if player != kept}
+            now = merged(self.club)
             sums = _Sums(now) if before is None else before.seated_by(now)
             read = self.catch_up(sums, self.written(sums.seen))
             result = self.finished(sums)
