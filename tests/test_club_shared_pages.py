@@ -151,3 +151,18 @@ def test_a_hand_in_play_leaves_the_club_page_as_drawn_and_the_match_ending_draws
     a_result(second, public_id)  # a match ends: its evening and its table change
     after = first.test_client().get(f"/c/{public_id}").text
     assert len(drawn) == 2 and same(after) != same(before)
+
+
+def test_pages_not_drawn_again_for_a_day_are_removed(workers, monkeypatch):
+    first, _second = workers
+    monkeypatch.setattr(type(pages.PAGES), "SWEEP_EVERY", 1)
+    public_id = played_club(first)
+    first.test_client().get(f"/c/{public_id}")
+    folder = Path(first.instance_path) / "pages"
+    old = folder / "a-page-of-last-week"
+    old.write_bytes(b"'v'\\n<html></html>")
+    os.utime(old, (time.time() - 8 * 86400, time.time() - 8 * 86400))
+    a_result(first, public_id)
+    forget_in_memory()
+    first.test_client().get(f"/c/{public_id}")  # a page written: the folder is swept
+    assert not old.exists() and any(folder.iterdir())

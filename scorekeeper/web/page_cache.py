@@ -73,10 +73,13 @@ class SharedPages(PageCache):
     WAIT = 2.0  # seconds a worker waits for the page another worker is drawing
     STALE = 15.0  # seconds after which a claim is a worker that died while drawing, and is taken over
     FOLDER = "pages"
+    KEEP = 24 * 3600.0  # a page not drawn again for a day is removed (a match long finished, a club gone quiet)
+    SWEEP_EVERY = 500  # writes of this process between two looks for such pages
 
     def __init__(self, budget: int = BUDGET):
         super().__init__(budget)
         self._folders: set[Path] = set()
+        self._writes = 0
 
     def fetch(self, slot: Hashable, version: Hashable, draw: Callable[[], bytes]) -> bytes:
         """The page of this slot at this version: kept here, kept in the folder, or drawn (once for all workers)."""
@@ -114,6 +117,9 @@ class SharedPages(PageCache):
                 temporary.unlink(missing_ok=True)
         finally:
             claim.unlink(missing_ok=True)
+        self._writes += 1
+        if self._writes % self.SWEEP_EVERY == 0:
+            sweep(folder, self.KEEP)
         return page
 
     def clear(self) -> None:
@@ -122,6 +128,23 @@ class SharedPages(PageCache):
         for folder in self._folders:
             for path in folder.glob("*"):
                 path.unlink(missing_ok=True)
+
+
+def sweep(folder: Path, keep: float) -> int:
+    """Remove the pages of the folder not written for `keep` seconds; how many were removed."""
+    oldest, removed = time.time() - keep, 0
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return 0
+    for entry in entries:
+        try:
+            if entry.stat().st_mtime < oldest:
+                os.unlink(entry.path)
+                removed += 1
+        except OSError:  # removed meanwhile by another worker's sweep
+            pass
+    return removed
 
 
 def _read(path: Path, mark: bytes) -> bytes | None:
