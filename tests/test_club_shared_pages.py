@@ -12,13 +12,12 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from helpers.apps import apps
 from helpers.clubs import QUICK, TEAM_0_LOSES, TEAM_1_LOSES
 from helpers.compiled import share_compiled_templates
 from helpers.matches import FIRST_HAND, PLAYERS
 from scorekeeper import serving
-from scorekeeper.app import create_app
 from scorekeeper.club import service as clubs
-from scorekeeper.db import db
 from scorekeeper.match import matches
 from scorekeeper.web.club import pages
 from scorekeeper.web.page_cache import PageCache
@@ -28,14 +27,8 @@ from scorekeeper.web.page_cache import PageCache
 def workers(database_url: str, tmp_path: Path, monkeypatch) -> Iterator[tuple[Flask, Flask]]:
     """Two apps on one database and one instance folder: two workers of one machine."""
     monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
-    made = [share_compiled_templates(create_app({
-        "TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": database_url,
-        "MIGRATE_ON_START": False, "RATELIMIT_ENABLED": False})) for _ in range(2)]
-    yield made[0], made[1]
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    with apps(database_url, MIGRATE_ON_START=False) as make:
+        yield share_compiled_templates(make()), share_compiled_templates(make())
 
 
 def played_club(app: Flask) -> str:
@@ -65,12 +58,18 @@ def forget_in_memory() -> None:
     PageCache.clear(pages.PAGES)
 
 
-def test_after_a_result_the_second_worker_reads_the_page_the_first_drew(workers, monkeypatch):
-    first, second = workers
+def drawings(monkeypatch) -> list[str]:
+    """The club pages drawn from now on, by the club's public id."""
     drawn: list[str] = []
     real = pages.club_page
     monkeypatch.setattr(pages, "club_page", lambda found, season: (drawn.append(found.public_id),
                                                                    real(found, season))[1])
+    return drawn
+
+
+def test_after_a_result_the_second_worker_reads_the_page_the_first_drew(workers, monkeypatch):
+    first, second = workers
+    drawn = drawings(monkeypatch)
     public_id = played_club(first)
     a_result(first, public_id)
     page = first.test_client().get(f"/c/{public_id}")
@@ -133,10 +132,7 @@ def test_the_page_after_a_result_is_drawn_in_parts_with_the_other_phones_in_betw
 def test_a_hand_in_play_leaves_the_club_page_as_drawn_and_the_match_ending_draws_it(workers, monkeypatch):
     """The page is kept by what it shows: a hand at a table in play changes the club's stamp, not its page."""
     first, second = workers
-    drawn: list[str] = []
-    real = pages.club_page
-    monkeypatch.setattr(pages, "club_page", lambda found, season: (drawn.append(found.public_id),
-                                                                   real(found, season))[1])
+    drawn = drawings(monkeypatch)
     public_id = played_club(first)
     with first.app_context():
         barbu, _key = clubs.start_match(clubs.find(public_id), "barbu", PLAYERS, {"first_declarer": PLAYERS[0]})

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from flask import Flask
 
 from helpers.api import bearer
+from helpers.apps import apps
 from helpers.matches import PLAYERS
 from scorekeeper.app import create_app
 from scorekeeper.db import db
@@ -18,19 +18,8 @@ HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"}
 
 @pytest.fixture
 def make_app(database_url: str) -> Iterator:
-    made: list[Flask] = []
-
-    def make(**settings) -> Flask:
-        app = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": database_url,
-                          "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": False, **settings})
-        made.append(app)
-        return app
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    with apps(database_url, MIGRATE_ON_START=True) as make:
+        yield make
 
 
 def session_cookie_header(answer) -> str:

@@ -9,8 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from helpers.api import create_match
-from scorekeeper.app import create_app
-from scorekeeper.db import db
+from helpers.apps import apps
 from scorekeeper.match import matches
 
 HTTPS = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.7"}
@@ -76,19 +75,8 @@ def test_anything_but_a_current_poll_goes_to_the_app(client: FlaskClient, hooks:
 
 @pytest.fixture
 def make_app(database_url: str) -> Iterator:
-    made: list[Flask] = []
-
-    def make(**settings) -> Flask:
-        app = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": database_url,
-                          "MIGRATE_ON_START": False, "RATELIMIT_ENABLED": False, **settings})
-        made.append(app)
-        return app
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    with apps(database_url, MIGRATE_ON_START=False) as make:
+        yield make
 
 
 @pytest.mark.parametrize("hsts", [True, False])

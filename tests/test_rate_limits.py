@@ -21,12 +21,11 @@ from flask.testing import FlaskClient
 
 from helpers.agreements import agreed_by_two, asking_club, finished_match
 from helpers.api import api_url, bearer, create_match, error_of
+from helpers.apps import apps
 from helpers.forms import csrf_token
 from helpers.matches import FIRST_HAND, NEW, PLAYERS
 from helpers.openapi import check_answer
 from helpers.servers import Server, free_port, two_servers
-from scorekeeper.app import create_app
-from scorekeeper.db import db
 from scorekeeper.web.api.openapi import document
 from scorekeeper.web.hit_counts import FILE
 
@@ -50,18 +49,8 @@ def limited(database_url: str, tmp_path: Path, monkeypatch) -> Iterator[Callable
     workers of one machine.
     """
     monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
-    made: list[Flask] = []
-
-    def make(**settings) -> Flask:
-        made.append(create_app({"TESTING": True, "SECRET_KEY": "limits", "SQLALCHEMY_DATABASE_URI": database_url,
-                                "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": True, **LOW, **settings}))
-        return made[-1]
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    with apps(database_url, SECRET_KEY="limits", MIGRATE_ON_START=True, RATELIMIT_ENABLED=True, **LOW) as make:
+        yield make
 
 
 @pytest.fixture

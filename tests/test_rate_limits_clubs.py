@@ -16,10 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from helpers.api import bearer, create_match
+from helpers.apps import apps
 from helpers.clubs import QUICK, TEAM_0_LOSES, TEAM_1_LOSES
 from helpers.matches import PLAYERS
-from scorekeeper.app import create_app
-from scorekeeper.db import db
 
 LOW = {"RATELIMIT_NEW_MATCHES": "2 per minute", "RATELIMIT_CLUB_MATCHES": "6 per minute",
        "RATELIMIT_PDFS": "2 per minute", "RATELIMIT_NEW_CLUBS": "5 per minute"}
@@ -29,18 +28,8 @@ CLUB = "192.0.2.50"  # the club's Wi-Fi: every phone of the evening behind it
 @pytest.fixture
 def limited(database_url: str, tmp_path: Path, monkeypatch) -> Iterator[Callable[..., Flask]]:
     monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
-    made: list[Flask] = []
-
-    def make(**settings) -> Flask:
-        made.append(create_app({"TESTING": True, "SECRET_KEY": "limits", "SQLALCHEMY_DATABASE_URI": database_url,
-                                "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": True, **LOW, **settings}))
-        return made[-1]
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    with apps(database_url, SECRET_KEY="limits", MIGRATE_ON_START=True, RATELIMIT_ENABLED=True, **LOW) as make:
+        yield make
 
 
 def phone(app: Flask, address: str = CLUB) -> FlaskClient:
