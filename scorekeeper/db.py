@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from flask import Flask
 from flask_migrate import Migrate, upgrade
 from flask_sqlalchemy import SQLAlchemy
@@ -49,3 +55,51 @@ def _sqlite_pragmas(dbapi_connection, connection_record) -> None:  # noqa: ARG00
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
+
+
+WRITE_TURN_WAIT = 10.0  # seconds a write waits for its turn before it goes on to SQLite's own wait
+
+
+@contextmanager
+def write_turn() -> Iterator[None]:
+    """On SQLite, the machine's one turn to write, waited for cooperatively; elsewhere nothing.
+
+    SQLite lets one connection write at a time, and a connection that finds the database locked waits
+    in SQLite's busy handler, inside the driver: under gevent that wait holds the whole worker, every
+    phone polling through it included, for up to a tenth of a second a try. The match core's writes
+    take this turn first instead: a lock on a file beside the database, tried without blocking and
+    waited for with time.sleep, which a gevent worker spends answering its other phones. The turn is
+    held for the flush and the commit only (a few milliseconds), so SQLite's lock is then free; a turn
+    not had within WRITE_TURN_WAIT seconds goes on to SQLite's own wait rather than fail.
+    """
+    path = _write_lock_path()
+    if path is None:
+        yield
+        return
+    try:
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        deadline, pause = time.monotonic() + WRITE_TURN_WAIT, 0.0005
+        while True:
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(pause)  # under gevent: the worker's other requests go on meanwhile
+                pause = min(pause * 2, 0.004)
+        yield
+    finally:
+        os.close(descriptor)  # the lock goes with it
+
+
+def _write_lock_path() -> str | None:
+    """The turn's lock file for the database in use: beside an SQLite file, None for any other database."""
+    url = db.engine.url
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    return url.database + ".write-turn"

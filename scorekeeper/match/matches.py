@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from .. import links
-from ..db import db
+from ..db import db, write_turn
 from ..games import GAMES, InvalidHand, Reason
 from ..games.base import N_, Entry, Replay, parse_players
 from ..i18n import LANGUAGES
@@ -279,12 +279,13 @@ def _commit(match: Match, once: Pending | None = None, played: Replay | None = N
     """
     match.updated_at = utcnow()
     try:
-        if played is not None:
-            db.session.flush()  # the receipt and the listeners' rows name the version this write makes
-            if once is not None:
-                receipts.keep(match, once, played, number)
-            announce(match, played)
-        db.session.commit()
+        with write_turn():  # on SQLite, waited for without holding the worker (db.write_turn)
+            if played is not None:
+                db.session.flush()  # the receipt and the listeners' rows name the version this write makes
+                if once is not None:
+                    receipts.keep(match, once, played, number)
+                announce(match, played)
+            db.session.commit()
     except (IntegrityError, StaleDataError, OperationalError) as err:
         db.session.rollback()
         raise Conflict(N_("Someone else changed this match at the same moment; look again and retry.")) from err
