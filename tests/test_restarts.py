@@ -79,3 +79,16 @@ def test_a_new_worker_compiles_the_templates_and_reads_the_latest_clubs_figures(
 def test_the_server_runs_the_hooks(monkeypatch):
     config = settings(monkeypatch)
     assert callable(config["post_fork"]) and callable(config["post_worker_init"])
+
+
+def test_another_app_under_the_same_settings_boots_without_warming():
+    """The benchmarks serve a plain hello-world with the production settings: its workers must boot."""
+    hello = Flask("hello")
+    hello.route("/")(lambda: "Hello")
+    assert warm(hello) == {"templates": 0, "clubs": 0}
+
+
+def test_a_worker_that_cannot_be_warmed_serves_cold(app: Flask, monkeypatch):
+    monkeypatch.setattr(figures, "warm", lambda most: (_ for _ in ()).throw(RuntimeError("no database yet")))
+    warmed = warm(app)
+    assert warmed["clubs"] == 0 and warmed["templates"] > 50
