@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from babel import numbers
 from cachetools import LRUCache
-from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
 
@@ -199,14 +199,23 @@ def club_shown(found: Club, season: Season | None) -> Hashable | None:
         return None
     view = club_seasons.view(found, season)
     return (found.version, tuple((slug, game.signature, game.matches) for slug, game in view.games.items()),
-            tuple(clubs.evening_marks(found, season, limit=EVENINGS_SHOWN)), agreements.not_agreed_count(found))
+            tuple(evenings_shown(found, season)), agreements.not_agreed_count(found))
+
+
+def evenings_shown(club: Club, season: Season | None) -> list:
+    """The marks of the evenings the club page shows, read once a request (its marks, then its drawing)."""
+    asked = g.setdefault("evenings_shown", {})
+    key = (club.id, None if season is None else season.id)
+    if key not in asked:
+        asked[key] = clubs.evening_marks(club, season, limit=EVENINGS_SHOWN)
+    return asked[key]
 
 
 def club_page(found: Club, season: Season | None) -> str:
     view = club_seasons.view(found, season)  # a closed season from its snapshot
     return render_template(
         "club/club.html", club=found, season=season, seasons=clubs.seasons(found), view=view, names=view.names,
-        evenings=clubs.evening_marks(found, season, limit=EVENINGS_SHOWN),
+        evenings=evenings_shown(found, season),
         roster=kept_roster(found), games=GAMES, admin=club_phone.is_admin(found), today=clubs.today(found),
         closing=club_seasons.closing(season), hall_of_fame=club_seasons.hall_of_fame(found))
 

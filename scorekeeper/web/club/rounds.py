@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple, NoReturn
 
-from flask import Blueprint, Response, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, flash, g, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -260,13 +260,15 @@ class Here(NamedTuple):
 
 
 def round_here(club: Club) -> Here | None:
-    """The evening being played (today's, or the next one) and its latest round, None before its first round."""
-    evening = evenings.next_evening(club)
-    found = rounds.latest(evening) if evening is not None else None
-    if found is None:
-        return None
-    made, tables = found
-    return Here(evening, made.number, rounds.table_states(club, tables))
+    """The evening being played (today's, or the next one) and its latest round, None before its first round.
+
+    Read once a request: the club page asks three times (its marks, its live address, its card)."""
+    asked = g.setdefault("round_here", {})
+    if club.id not in asked:
+        evening = evenings.next_evening(club)
+        found = rounds.latest(evening) if evening is not None else None
+        asked[club.id] = None if found is None else Here(evening, found[0].number, rounds.table_states(club, found[1]))
+    return asked[club.id]
 
 
 SEAT = "<!-- this phone's seat -->"
