@@ -76,13 +76,12 @@ def post_hand(client, public_id: str, key: str, entry: dict) -> float:
 
 
 def measure(kind: str, matches: int, players: int, rounds: int) -> dict[str, float]:
-    from scorekeeper.app import create_app
     from scorekeeper.match import matches as stored
     from scorekeeper.web.match import pages
 
     rng = random.Random(16)
     with harness.instance(kind, "scorekeeper_bench_club"):
-        app = create_app({"RATELIMIT_ENABLED": False})
+        app = harness.local_app(RATELIMIT_ENABLED=False)
         club_id, _, roster = club_seed.make_club(app, players)
         began = time.perf_counter()
         club_seed.bulk_matches(app, club_id, roster, matches, rng, log=lambda line: None)

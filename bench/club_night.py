@@ -286,9 +286,8 @@ def run(kind: str, tables_count: int, history: int, pace: str, seconds: float, l
     rng = random.Random(tables_count * 7 + history)
     players = tables_count * 5 + 20
     with harness.instance(kind, "scorekeeper_bench_night") as settings:
-        from scorekeeper.app import create_app
 
-        app = create_app({"RATELIMIT_ENABLED": False})
+        app = harness.local_app(RATELIMIT_ENABLED=False)
         club, _key, roster = club_seed.make_club(app, players)
         if history:
             began = time.perf_counter()

@@ -143,7 +143,6 @@ def clear_day(app, day) -> int:
 
 def measure(kind: str, matches: int, players: int, present: int, rounds: int, runs: int, page_rounds: int,
             quiet_day: bool) -> dict:
-    from scorekeeper.app import create_app
     from scorekeeper.club import service as clubs
     from scorekeeper.db import db
     from scorekeeper.match import matches as stored
@@ -152,7 +151,7 @@ def measure(kind: str, matches: int, players: int, present: int, rounds: int, ru
 
     rng = random.Random(12)
     with harness.instance(kind, "scorekeeper_bench_evening"):
-        app = create_app({"RATELIMIT_ENABLED": False, "PDF_CACHE_BYTES": 0})  # every PDF a render
+        app = harness.local_app(RATELIMIT_ENABLED=False, PDF_CACHE_BYTES=0)  # every PDF a render
         club_id, admin_key, roster = club_seed.make_club(app, players)
         began = time.perf_counter()
         club_seed.bulk_matches(app, club_id, roster, matches, rng, log=lambda line: None)

@@ -87,6 +87,18 @@ def instance(kind: str = "sqlite", name: str = POSTGRES_DATABASE) -> Iterator[di
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def local_app(**settings: object):
+    """The app in this process on the instance's database (inside `instance`), with these settings over it.
+
+    create_app() reads the SCOREKEEPER_* variables only when given no settings of its own, so the
+    instance's database is named here: without it, settings such as RATELIMIT_ENABLED would leave the
+    app on the instance folder's SQLite file while the served app runs on PostgreSQL."""
+    from scorekeeper.app import create_app
+
+    return create_app({"SQLALCHEMY_DATABASE_URI": os.environ["SCOREKEEPER_DATABASE_URL"],
+                       "SECRET_KEY": os.environ["SCOREKEEPER_SECRET_KEY"], "MIGRATE_ON_START": False, **settings})
+
+
 def migrate(folder: Path) -> None:
     """Bring the schema up to date the way `manage.py serve` does: once, before any worker starts."""
     command = [PYTHON, "-m", "flask", "--app", "scorekeeper.app:create_app", "db", "upgrade"]
