@@ -49,6 +49,7 @@ ROSTERS = PageCache(budget=2_000_000)  # the club page's list of players, per cl
 _rosters: LRUCache = LRUCache(maxsize=64)  # (club, version) -> its roster (kept_roster)
 _rosters_lock = threading.Lock()
 STANDINGS = PageCache(budget=2_000_000)  # the club page's standings tables, each per its game's marks
+LINES = PageCache(budget=2_000_000)  # each match's line in an evening, per its marks (match_lines)
 EVENINGS = PageCache(budget=2_000_000)  # the club page's evenings, each per its matches' marks (evening_block)
 
 # What a standings table shows per game, beside the player and the matches played (each game's own, from
@@ -272,17 +273,31 @@ def evening_block(club: Club, season: Season | None, day: date, name: str | None
                   names: dict[int, str]) -> Markup:
     """One evening of the club page, kept while the club (its names) and each of the evening's matches
     (version, result row) are as they were: after a result only its own evening is drawn again, the
-    others' matches, winners and marks are not even read."""
+    others' matches, winners and marks are not even read. Within the evening each match's line is kept
+    by its own marks, so the evening of a hundred tables draws again the line of the match that ended."""
     key = (club.public_id, club.version, None if season is None else season.id, str(get_locale()),
            request.script_root, day, name, marks)
     kept = EVENINGS.get(key)
     if kept is None:
         serving.breathe()
-        played = clubs.matches_by_id([match for match, _version, _changed in marks])
-        kept = EVENINGS.put(key, render_template(
-            "club/_evening_block.html", club=club, day=day, name=name, played=played, names=names, games=GAMES,
-            winners=winners(club, played, names), unagreed=agreements.not_agreed_among(club, played)))
+        kept = EVENINGS.put(key, render_template("club/_evening_block.html", club=club, day=day, name=name,
+                                                 lines=match_lines(club, marks, names)))
     return Markup(kept)
+
+
+def match_lines(club: Club, marks: tuple, names: dict[int, str]) -> list[Markup]:
+    """Each match of an evening as its line, those kept by their marks as they were, the others drawn."""
+    place = (club.public_id, club.version, str(get_locale()), request.script_root)
+    lines = {mark: LINES.get((*place, mark)) for mark in marks}
+    drawn = clubs.matches_by_id([match for (match, _version, _changed), line in lines.items() if line is None])
+    if drawn:
+        won, unagreed = winners(club, drawn, names), agreements.not_agreed_among(club, drawn)
+        marked = {mark[0]: mark for mark in marks}  # match row id -> its marks
+        for match in drawn:
+            lines[marked[match.id]] = LINES.put((*place, marked[match.id]), render_template(
+                "club/_evening_match.html", m=match, names=names, games=GAMES, winners=won.get(match.id),
+                unagreed=match.id in unagreed))
+    return [Markup(lines[mark]) for mark in marks if lines[mark] is not None]
 
 
 def winners(club: Club, played: list[Match], names: dict[int, str]) -> dict[int, list[str]]:
