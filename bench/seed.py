@@ -12,6 +12,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import JSON, Column, MetaData, Table, Text, insert, text
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.types import TypeDecorator
 
 from harness import ROOT  # noqa: F401  (puts the project on sys.path)
 from scorekeeper import links
@@ -92,9 +94,23 @@ def stored_entries(game: str, players: list[str], options: dict[str, Any], entri
     return parsed, [played.play(entry)["entry"] for entry in entries]
 
 
+class JsonText(TypeDecorator):
+    """JSON text stored as it is on SQLite; on PostgreSQL, whose json columns take no text, decoded and stored
+    as JSON (the rows still repeat a few documents, encoded once for SQLite)."""
+
+    impl = Text
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect):
+        return dialect.type_descriptor(postgresql.JSON() if dialect.name == "postgresql" else Text())
+
+    def process_bind_param(self, value, dialect):
+        return json.loads(value) if dialect.name == "postgresql" and isinstance(value, str) else value
+
+
 def prepared_json(table: Table) -> Table:
     """The app's table with its JSON columns taking JSON text: rows repeat a few documents, encoded once."""
-    columns = [Column(c.name, Text() if isinstance(c.type, JSON) else c.type, primary_key=c.primary_key)
+    columns = [Column(c.name, JsonText() if isinstance(c.type, JSON) else c.type, primary_key=c.primary_key)
                for c in table.columns]
     return Table(table.name, MetaData(), *columns)
 
