@@ -19,7 +19,7 @@ from helpers.matches import PLAYERS
 from helpers.servers import TOTALS, Server, joined_cookie
 from scorekeeper.match import matches
 from scorekeeper.models import Hand, Match
-from scorekeeper.web.match import pages
+from scorekeeper.web.page_cache import PageCache
 
 ANN, BOB, CID, DEE = PLAYERS
 NO_TRICKS = {"contract": "no_tricks", "tricks": {ANN: 4, BOB: 3, CID: 5, DEE: 1}}  # -8 -6 -10 -2
@@ -188,7 +188,7 @@ def test_a_flashed_message_is_shown_once_not_kept_for_others(app: Flask, client)
 
 
 def test_kept_pages_stay_within_their_budget():
-    cache = pages.PageCache(budget=100)
+    cache = PageCache(budget=100)
     for version in range(50):
         cache.put(("match", version), "x" * 30)
     assert cache.size <= 100 and len(cache) == 3
