@@ -154,7 +154,10 @@ def test_a_club_evening_from_im_in_to_the_agreed_results(phone, tap, tmp_path: P
     expect(second.get_by_text(locked)).to_be_visible()
     tap(third.get_by_role("radio", name="Type the points"))
     tap.type(third.get_by_label("Card points in the pile"), "20")
-    tap(third.get_by_role("button", name="Save deal 1"))
+    # The outbox sends it, hears the refusal, then lets the form post itself to show the server's page: wait for
+    # that page, or the next goto races the form's own navigation (and one of them is aborted).
+    with third.expect_navigation():
+        tap(third.get_by_role("button", name="Save deal 1"))
     expect(third.get_by_text(locked).first).to_be_visible()
     third.goto(f"/m/{match}")
     expect(third.get_by_role("link", name="Correct deal 1")).to_have_count(0)
