@@ -383,7 +383,8 @@ def main(argv: list[str] | None = None) -> int:
                         "detail": "; ".join(f"{k} p95 {v['p95']:.0f} ms" for k, v in kinds.items())
                         + f"; CPU {result['cpu_percent']} %; errors {result['errors']}"})
     passing = [r["tables"] for r in results if r["pass"]]
-    say(f"largest evening that passed: {max(passing) if passing else 'none'} tables; server logs in {logs}")
+    largest = f"{max(passing)} tables" if passing else "none of those measured"
+    say(f"largest evening that passed: {largest}; server logs in {logs}")
     emit_figures(figures, args.json)
     return 0
 
