@@ -76,6 +76,9 @@ def pytest_xdist_make_scheduler(config, log):
 
 
 def pytest_collection_modifyitems(config, items) -> None:
+    from helpers.workers import distinct_ids
+
+    distinct_ids(items)  # every test its own node id, or pytest-xdist runs those sharing one as one
     if POSTGRES_URL:
         skip = pytest.mark.skip(reason="SQLite-specific (file, WAL, process kill)")
         for item in items:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
 import manage
 from helpers.databases import postgres_url
-from helpers.workers import FilesAndBrowsers, unit_of
+from helpers.workers import FilesAndBrowsers, distinct_ids, unit_of
 
 
 def test_each_worker_has_a_postgres_database_of_its_own():
@@ -81,3 +84,28 @@ def test_the_browser_tests_go_to_one_worker_first_and_each_file_stays_whole():
         for other in workers:
             if other is not worker:
                 assert not files & {collection[index].split("::")[0] for index in other.sent}
+
+
+def test_every_test_has_a_node_id_of_its_own(request):
+    """pytest-xdist sends and counts tests by node id: tests sharing one would run as one (Schemathesis's
+    fifty operations did), so every collected test must have its own."""
+    ids = [item.nodeid for item in request.session.items]
+    assert len(ids) == len(set(ids))
+    collected = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+                                "-p", "no:cacheprovider", "tests/test_schemathesis.py"],
+                               cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True)
+    fuzzed = [line for line in collected.stdout.splitlines() if "::test_every_operation_answers_as_documented" in line]
+    assert len(fuzzed) >= 40 and len(set(fuzzed)) == len(fuzzed), collected.stdout[-2000:]
+    assert "[POST /api/v1/matches]" in collected.stdout
+
+
+def test_tests_sharing_a_node_id_take_their_names():
+    class Item(SimpleNamespace):  # as pytest 8 kept it: the id as a string
+        @property
+        def nodeid(self) -> str:
+            return self._nodeid
+
+    items = [Item(_nodeid="t.py::f", name=name) for name in ("f[GET /a]", "f[POST /a]")]
+    items.append(Item(_nodeid="t.py::g[1]", name="g[1]"))
+    assert distinct_ids(items) == 2
+    assert [item.nodeid for item in items] == ["t.py::f[GET /a]", "t.py::f[POST /a]", "t.py::g[1]"]

@@ -31,3 +31,32 @@ class FilesAndBrowsers(LoadScopeScheduling):
 
     def _split_scope(self, nodeid: str) -> str:
         return unit_of(nodeid)
+
+
+def distinct_ids(items: list) -> int:
+    """Give each test that shares its node id with others the name it already has; how many were renamed.
+
+    Schemathesis names each operation's test in the item's name (`test_x[GET /api/v1/matches]`) and in
+    the string id pytest 8 read (`_nodeid`); pytest 9 reads a structured id (`_id`), which Schemathesis
+    leaves as the function's, so all fifty shared one. pytest-xdist hands tests out and counts their
+    reports by node id: under it the fifty ran as one. In one process nothing changes but the id printed.
+    """
+    seen: dict[str, int] = {}
+    for item in items:
+        seen[item.nodeid] = seen.get(item.nodeid, 0) + 1
+    renamed = 0
+    for item in items:
+        if seen[item.nodeid] > 1 and "[" in item.name:
+            _rename(item, f"{item.nodeid.rsplit('::', 1)[0]}::{item.name}")
+            renamed += 1
+    return renamed
+
+
+def _rename(item, nodeid: str) -> None:
+    """Set a test's node id, in whichever form this pytest keeps it (none has a public way to)."""
+    if hasattr(item, "_id"):
+        from _pytest.nodeid import NodeId  # pytest 9
+
+        item._id = NodeId.parse(nodeid)
+    else:
+        item._nodeid = nodeid  # pytest 8
