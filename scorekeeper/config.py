@@ -12,9 +12,9 @@ from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET_FILE = "secret_key"
-# Rate limits per client address (web/rate_limits.py), far above what a real table does: a family makes
+# Rate limits per client address (web/rate_limits/), far above what a real table does: a family makes
 # a few matches an evening, a club night a few dozen from one shared address; a club prints a stack
-# of blank sheets. The counts are kept in instance/rate-limits.sqlite (web/hit_counts.py), which every
+# of blank sheets. The counts are kept in instance/rate-limits.sqlite (web/rate_limits/counts.py), which every
 # worker and process of the machine shares; RATELIMIT_STORAGE_URI "redis://host:6379/0" shares them
 # between servers too ("memory://": each process counts alone).
 RATE_LIMITS = {

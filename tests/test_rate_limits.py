@@ -27,7 +27,7 @@ from helpers.matches import FIRST_HAND, NEW, PLAYERS
 from helpers.openapi import check_answer
 from helpers.servers import Server, free_port, two_servers
 from scorekeeper.web.api.openapi import document
-from scorekeeper.web.hit_counts import FILE
+from scorekeeper.web.rate_limits.counts import FILE
 
 LOW = {
     "RATELIMIT_NEW_MATCHES": "3 per minute",

@@ -1,4 +1,4 @@
-"""The machine's rate-limit counts (scorekeeper/web/hit_counts.py): one SQLite file, every process counting in it.
+"""The machine's rate-limit counts (scorekeeper/web/rate_limits/counts.py): one SQLite file, every process counting in it.
 
 Each test has a file of its own. The windows pass on a clock the tests move, except where a test
 says it waits; several storages on one file stand for several workers, real processes for real ones.
@@ -19,14 +19,14 @@ from limits.errors import ConfigurationError, StorageError
 from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
-from scorekeeper.web import hit_counts
-from scorekeeper.web.hit_counts import HitCounts
+from scorekeeper.web.rate_limits import counts as hit_counts
+from scorekeeper.web.rate_limits.counts import HitCounts
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "LIMITER/scorekeeper/192.0.2.1/new-match/3/1/minute"
 PROCESS_HITS = """
 import sys
-from scorekeeper.web.hit_counts import HitCounts
+from scorekeeper.web.rate_limits.counts import HitCounts
 counts = HitCounts(sys.argv[1])
 for _ in range(int(sys.argv[2])):
     counts.incr("shared", 60)

@@ -1,7 +1,7 @@
 """Rate limits: how often one address (or one club, or one match) may make matches or clubs, restore backups,
 print PDFs or send wrong keys.
 
-Flask-Limiter keeps the counts: by default in a SQLite file in the instance folder (hit_counts.py),
+Flask-Limiter keeps the counts: by default in a SQLite file in the instance folder (counts.py),
 so that every worker and process of the machine count together, or in Redis when RATELIMIT_STORAGE_URI
 names one, so that every server of a club does too.
 Each limit is a setting such as ``"30 per minute; 300 per hour"``, set well above what a real
@@ -30,10 +30,10 @@ from limits.errors import StorageError
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from ..match import matches
-from . import hit_counts
-from .errors import json_error, wants_json
-from .match import phone
+from ...match import matches
+from ..errors import json_error, wants_json
+from ..match import phone
+from . import counts
 
 Deduct = Callable[[Response], bool]
 
@@ -114,7 +114,7 @@ def init_app(app: Flask) -> None:
         return
     for setting in {*(setting for setting, _scope, _deduct in LIMITED.values()), *WRONG_KEYS}:
         parse_many(app.config[setting])  # a mistyped limit stops the start, not a request later
-    app.config["RATELIMIT_STORAGE_URI"] = hit_counts.uri_for(app.config["RATELIMIT_STORAGE_URI"],
+    app.config["RATELIMIT_STORAGE_URI"] = counts.uri_for(app.config["RATELIMIT_STORAGE_URI"],
                                                             Path(app.instance_path))
     limiter = Limiter(counted_as, app=app)
     # Only the endpoints below have limits, each checked by its own decorator. The limiter's check before
