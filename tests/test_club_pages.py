@@ -558,3 +558,17 @@ def test_club_pages_in_french_and_russian(app: Flask, client: FlaskClient, club:
     refused = admin_post(client, club, "players", "add", {"name": "ann"})
     assert reasons(refused.text)["name"] == {"fr": "Le club a déjà un joueur de ce nom.",
                                              "ru": "В клубе уже есть игрок с таким именем."}[lang]
+
+
+def test_a_name_typed_in_for_a_club_match_is_on_the_club_page_at_once(client: FlaskClient, club: str):
+    """A new name joins the roster with the match it was typed in for: the club page, kept per club version,
+    lists it straight away, and a member's phone can pick it as its own."""
+    before = client.get(f"/c/{club}").text  # the page and its roster kept as they were
+    assert "Zoé" not in before
+    made = client.post(f"/api/v1/clubs/{club}/matches", json={"game": "kozyol", "players": [*FOUR[:3], "Zoé"]})
+    assert made.status_code == 201, made.text
+    member = client.application.test_client()
+    for phone in (client, member):
+        page = phone.get(f"/c/{club}").text
+        assert re.search(r"<option[^>]*>Zoé</option>", page), "the name is not offered under That's me"
+        assert page.count("Zoé") >= 2  # the roster lists it too, beside the match's line
