@@ -246,8 +246,9 @@ class SeasonReading:
     sums start over.
 
     Rows are never deleted from a season once finished (a match is deleted only when a round that just
-    started it is undone, before any hand), and two writes committed at once on PostgreSQL that take the
-    same number are both read again from that number on, as the stamp tells them apart by their count.
+    started it is undone, before any hand). A club's writes take their numbers in the order they commit
+    (results.keep: SQLite writes one at a time, PostgreSQL takes a lock per club), so a row numbered below
+    the last one read was read; rows that share a number are read again from that number on.
     """
 
     def __init__(self, club: Club, season: Season | None) -> None:

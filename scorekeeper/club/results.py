@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import g, has_app_context
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, func, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..db import db
@@ -75,9 +75,21 @@ def keep(match: Match, played: Replay, first: bool = False) -> None:
         return
     day = day_of(match.created_at, zone_of(match.club_id, lock=True) if first else None)
     made = stored(digest(match.game, list(match.seat_ids or []), played))
-    db.session.execute(upsert(db.session.get_bind().dialect.name), {
+    dialect = db.session.get_bind().dialect.name
+    if dialect == "postgresql":
+        # The club's writes take their numbers in the order they commit: a reader that has seen number n
+        # has seen every row below it (club/figures.py reads only the rows numbered from there on).
+        # Without this, a write that took n and committed after another's n + 1 would never be read.
+        # SQLite writes one at a time anyway.
+        db.session.execute(NUMBERING, {"key": NUMBERING_SPACE + match.club_id})
+    db.session.execute(upsert(dialect), {
         "match": match.id, "club": match.club_id, "game": match.game, "day": day, "version": match.version,
         "digest": made})
+
+
+# keep()'s turn per club on PostgreSQL: a lock held to the transaction's end, keyed apart from others' keys.
+NUMBERING = text("SELECT pg_advisory_xact_lock(:key)")
+NUMBERING_SPACE = 0x5C0_0000_0000  # club ids stay far below it
 
 
 @functools.cache
@@ -114,8 +126,8 @@ def stamp(club: Club) -> Stamp:
     """The club's stamp now: any write to the club or one of its matches changes it.
 
     Two index lookups whatever the club's size: its highest write number, and how many rows hold it.
-    Two writes that commit at once on PostgreSQL can both take the same number; the second still
-    changes the count of rows that hold it.
+    A club's writes take their numbers one after another (keep); were two ever to hold the same number,
+    the second would still change the count of rows that hold it.
     """
     changed, count = db.session.execute(select(*last_write(club.id))).one()
     return Stamp(club.public_id, club.version, int(changed), int(count))
