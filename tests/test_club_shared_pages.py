@@ -162,3 +162,35 @@ def test_pages_not_drawn_again_for_a_day_are_removed(workers, monkeypatch):
     forget_in_memory()
     first.test_client().get(f"/c/{public_id}")  # a page written: the folder is swept
     assert not old.exists() and any(folder.iterdir())
+
+
+def test_addresses_with_arguments_are_kept_in_memory_and_write_no_file(workers, monkeypatch):
+    """Only the addresses phones keep open are shared through files: made-up query strings cannot fill the
+    instance folder, where the database lives too, and are still answered as their page."""
+    first, _second = workers
+    public_id = played_club(first)
+    client = first.test_client()
+    assert client.get(f"/c/{public_id}").status_code == 200
+    folder = Path(first.instance_path) / "pages"
+    before = sorted(path.name for path in folder.iterdir())
+    with first.app_context():
+        match_id = clubs.start_match(clubs.find(public_id), "kozyol", PLAYERS, QUICK)[0].public_id
+    watcher = first.test_client()
+    for n in range(30):
+        assert client.get(f"/c/{public_id}?x={n}{'y' * 2000}").status_code == 200
+        assert watcher.get(f"/m/{match_id}?n={n}").status_code == 200
+    assert watcher.get(f"/m/{match_id}").status_code == 200  # the address phones keep: shared
+    after = sorted(path.name for path in folder.iterdir())
+    assert len(after) == len(before) + 1, (before, after)
+
+
+def test_a_folder_that_cannot_be_made_leaves_the_page_answered(workers, monkeypatch):
+    first, _second = workers
+    public_id = played_club(first)
+
+    def refused(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "mkdir", refused)
+    answer = first.test_client().get(f"/c/{public_id}")
+    assert answer.status_code == 200 and "Sunday table" in answer.text

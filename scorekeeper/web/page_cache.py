@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 
 from cachetools import LRUCache
-from flask import current_app
+from flask import current_app, request
 
 BUDGET = 8_000_000  # characters kept per worker process; the oldest pages go first
 
@@ -86,6 +86,11 @@ class SharedPages(PageCache):
         page = self.get((slot, version))
         if page is not None:
             return page
+        if request.query_string:
+            # Shared only at the addresses phones keep open: an address with arguments (a season, a player to
+            # compare with, or anything at all) is kept in this worker's bounded memory alone, so that no run of
+            # made-up addresses can fill the instance folder, where the database lives too.
+            return self.put((slot, version), draw())
         folder = Path(current_app.instance_path) / self.FOLDER
         path, mark = folder / hashlib.sha256(repr(slot).encode()).hexdigest()[:40], repr(version).encode()
         page = _read(path, mark)
@@ -95,7 +100,10 @@ class SharedPages(PageCache):
         return page
 
     def _drawn_once(self, folder: Path, path: Path, mark: bytes, draw: Callable[[], bytes]) -> bytes:
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError:  # a full disk or a read-only instance folder: drawn here, not shared
+            return draw()
         self._folders.add(folder)
         claim = path.with_suffix(".claim")
         if not _claim(claim, self.STALE):
