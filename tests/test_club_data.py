@@ -363,7 +363,7 @@ def test_a_clubs_writes_take_their_numbers_in_the_order_they_commit(app: Flask):
     would never read the earlier one."""
     import threading
 
-    from sqlalchemy import create_engine, text
+    from sqlalchemy import create_engine
 
     with app.app_context():
         club, _key = clubs.create("Numbered table")
