@@ -418,7 +418,7 @@ def _seat(club: Club, name: str) -> ClubPlayer:
     if player is None:
         player = ClubPlayer(club_id=club.id, name=name, folded=same_name(name))
         db.session.add(player)
-        # A roster change like any other (roster._commit): the pages kept per club version list the new name.
+        # A roster change like any other (roster._save): the pages kept per club version list the new name.
         db.session.execute(update(Club).where(Club.id == club.id).values(version=Club.version + 1))
         db.session.flush()
     return player

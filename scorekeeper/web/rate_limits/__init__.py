@@ -115,7 +115,7 @@ def init_app(app: Flask) -> None:
     for setting in {*(setting for setting, _scope, _deduct in LIMITED.values()), *WRONG_KEYS}:
         parse_many(app.config[setting])  # a mistyped limit stops the start, not a request later
     app.config["RATELIMIT_STORAGE_URI"] = counts.uri_for(app.config["RATELIMIT_STORAGE_URI"],
-                                                            Path(app.instance_path))
+                                                         Path(app.instance_path))
     limiter = Limiter(counted_as, app=app)
     # Only the endpoints below have limits, each checked by its own decorator. The limiter's check before
     # every request looks for limits of the whole app, of which there are none: it goes, so every other
