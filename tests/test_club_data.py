@@ -6,6 +6,7 @@ Runs on SQLite files and on PostgreSQL (SCOREKEEPER_TEST_DATABASE_URL), like the
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -41,6 +42,28 @@ def club_match(club: Any, players: list[str] = FOUR, *deals: dict[str, Any]) -> 
 def result_of(match: Match) -> ClubResult | None:
     db.session.expire_all()
     return db.session.get(ClubResult, match.id)
+
+
+def waits_while_held(url: Any, hold: Callable[[Any], None], act: Callable[[], None]) -> tuple[bool, bool]:
+    """Run act in a thread while another connection's open transaction holds what hold(connection) took:
+    (act was still waiting a second later, act finished once that transaction committed)."""
+    import threading
+
+    from sqlalchemy import create_engine
+
+    other = create_engine(url)
+    holding = other.connect()
+    holding.begin()
+    hold(holding)
+    acting = threading.Thread(target=act)
+    acting.start()
+    acting.join(1.0)
+    waited = acting.is_alive()
+    holding.commit()
+    acting.join(30)
+    holding.close()
+    other.dispose()
+    return waited, not acting.is_alive()
 
 
 def standing(club: Any, season: Any = None) -> dict[str, dict[str, Any]]:
@@ -314,9 +337,7 @@ def test_an_evening_is_a_day_where_the_club_plays(app: Flask):
 @pytest.mark.skipif(not POSTGRES_URL, reason="PostgreSQL: SQLite makes one write at a time anyway")
 def test_a_zone_change_waits_for_a_match_being_made_in_the_old_zone(app: Flask):
     """A match being made holds its club's row shared until it commits, so the change sees it and moves it."""
-    import threading
-
-    from sqlalchemy import create_engine, event, text
+    from sqlalchemy import event, text
 
     with app.app_context():
         club, _key = clubs.create("Montreal table")
@@ -331,27 +352,20 @@ def test_a_zone_change_waits_for_a_match_being_made_in_the_old_zone(app: Flask):
         event.remove(db.engine, "before_cursor_execute", seen)
         assert any("FROM clubs" in statement and "FOR SHARE" in statement for statement in sent), sent
         db.session.remove()
-    other = create_engine(POSTGRES_URL.replace("postgresql://", "postgresql+psycopg://", 1)
-                          if POSTGRES_URL.startswith("postgresql://") else POSTGRES_URL)
-    making = other.connect()
-    making.begin()  # what club_results.zone_of(lock=True) does while a match is made
-    making.execute(text("SELECT time_zone FROM clubs WHERE id = :id FOR SHARE"), {"id": club_id})
+    url = (POSTGRES_URL.replace("postgresql://", "postgresql+psycopg://", 1)
+           if POSTGRES_URL.startswith("postgresql://") else POSTGRES_URL)
+
+    def making(connection) -> None:  # what club_results.zone_of(lock=True) does while a match is made
+        connection.execute(text("SELECT time_zone FROM clubs WHERE id = :id FOR SHARE"), {"id": club_id})
 
     def change() -> None:
         with app.app_context():
             clubs.set_time_zone(clubs.find(public_id), "America/Montreal")
             db.session.remove()
 
-    changing = threading.Thread(target=change)
-    changing.start()
-    changing.join(1.0)
-    waited = changing.is_alive()
-    making.commit()
-    changing.join(30)
-    making.close()
-    other.dispose()
+    waited, done = waits_while_held(url, making, change)
     assert waited, "the zone change went ahead while a match was being made in the old zone"
-    assert not changing.is_alive()
+    assert done
     with app.app_context():
         assert clubs.find(public_id).time_zone == "America/Montreal"
 
@@ -361,35 +375,23 @@ def test_a_clubs_writes_take_their_numbers_in_the_order_they_commit(app: Flask):
     """A write that has taken the club's next number holds the club's turn to its commit, so no later write
     can take a higher number and commit first: the figures, which read only from the last number seen,
     would never read the earlier one."""
-    import threading
-
-    from sqlalchemy import create_engine
-
     with app.app_context():
         club, _key = clubs.create("Numbered table")
         match = club_match(club)
         club_id, public_id, url = club.id, match.public_id, db.engine.url
         db.session.remove()
-    other = create_engine(url)
-    writing = other.connect()
-    writing.begin()  # a write of the club between its number and its commit
-    writing.execute(club_results.NUMBERING, {"key": club_results.NUMBERING_SPACE + club_id})
+
+    def writing(connection) -> None:  # a write of the club between its number and its commit
+        connection.execute(club_results.NUMBERING, {"key": club_results.NUMBERING_SPACE + club_id})
 
     def record() -> None:
         with app.app_context():
             matches.record(public_id, TEAM_0_LOSES)
             db.session.remove()
 
-    recording = threading.Thread(target=record)
-    recording.start()
-    recording.join(1.0)
-    waited = recording.is_alive()
-    writing.commit()
-    recording.join(30)
-    writing.close()
-    other.dispose()
+    waited, done = waits_while_held(url, writing, record)
     assert waited, "a second write of the club took its number while the first had not committed"
-    assert not recording.is_alive()
+    assert done
     with app.app_context():
         assert result_of(db.session.get(Match, match.id)).digest is not None
 
