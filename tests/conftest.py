@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 import setup_system
 from helpers.compiled import share_compiled_rules, share_compiled_templates
 from helpers.databases import FILE_NAME, POSTGRES_URL, PostgresServer, PostgresTemplate, SQLiteTemplate, Template
+from helpers.passes import Connections, check, keep_database_tests, watch
 from helpers.servers import Server, two_servers
 from scorekeeper.app import create_app
 from scorekeeper.db import db
@@ -23,10 +24,21 @@ from scorekeeper.i18n import compile_catalogs
 
 # The Redis that rate-limit tests share counts through (manage.py test passes one); else one is started.
 REDIS_URL = os.environ.get("SCOREKEEPER_TEST_REDIS_URL", "")
+CONNECTIONS = pytest.StashKey[Connections]()
 
 
 @pytest.fixture(scope="session")
-def postgres() -> Iterator[PostgresServer]:
+def database() -> str:
+    """Which database this run is on: "sqlite", or the PostgreSQL test database's URL.
+
+    Every fixture that touches a database reaches this one, and that is what runs a test a second time on
+    PostgreSQL (helpers/passes.py); a test that makes its database some other way asks for it itself.
+    """
+    return POSTGRES_URL or "sqlite"
+
+
+@pytest.fixture(scope="session")
+def postgres(database: str) -> Iterator[PostgresServer]:
     """The server of the PostgreSQL test database (SCOREKEEPER_TEST_DATABASE_URL)."""
     server = PostgresServer(POSTGRES_URL)
     yield server
@@ -34,7 +46,8 @@ def postgres() -> Iterator[PostgresServer]:
 
 
 @pytest.fixture(scope="session")
-def template(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Template]:
+def template(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, database: str,
+             ) -> Iterator[Template]:
     """The schema migrated once for the whole run; each test's database is a copy of it."""
     if POSTGRES_URL:
         made: Template = PostgresTemplate(request.getfixturevalue("postgres"))
@@ -51,7 +64,7 @@ def database_url(template: Template, tmp_path) -> str:
 
 
 @pytest.fixture
-def empty_database_url(request: pytest.FixtureRequest, tmp_path) -> str:
+def empty_database_url(request: pytest.FixtureRequest, tmp_path, database: str) -> str:
     """A fresh database with no tables at all, for the tests that run the migrations themselves."""
     if POSTGRES_URL:
         return request.getfixturevalue("postgres").empty()
@@ -75,11 +88,34 @@ def pytest_xdist_make_scheduler(config, log):
     return FilesAndBrowsers(config, log)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """On SQLite, where every test runs, watch for tests that connect to a database without asking for one."""
+    if not POSTGRES_URL:
+        config.stash[CONNECTIONS] = Connections()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    if CONNECTIONS in item.config.stash:
+        watch(item, item.config.stash[CONNECTIONS])
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Iterator[None]:
+    """After the test's fixtures are torn down: a test that connected, yet would not run on PostgreSQL, fails."""
+    done = yield
+    if CONNECTIONS in item.config.stash:
+        check(item, item.config.stash[CONNECTIONS])
+    return done
+
+
 def pytest_collection_modifyitems(config, items) -> None:
     from helpers.workers import distinct_ids
 
     distinct_ids(items)  # every test its own node id, or pytest-xdist runs those sharing one as one
     if POSTGRES_URL:
+        keep_database_tests(config, items)  # only the tests that touch the database run again on PostgreSQL
         skip = pytest.mark.skip(reason="SQLite-specific (file, WAL, process kill)")
         for item in items:
             if "sqlite_only" in item.keywords:
@@ -147,6 +183,6 @@ def document(client: FlaskClient) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def servers(tmp_path_factory) -> Iterator[tuple[Server, Server]]:
+def servers(tmp_path_factory, database: str) -> Iterator[tuple[Server, Server]]:
     with two_servers(tmp_path_factory.mktemp("two-servers"), "shared-secret-of-the-club") as pair:
         yield pair

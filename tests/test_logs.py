@@ -234,7 +234,7 @@ def use_the_links(server: Server) -> tuple[str, str, dict[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def logged(tmp_path_factory) -> Logged:
+def logged(tmp_path_factory, database: str) -> Logged:
     """The production server (gunicorn.conf.py, one gevent worker) logging every atom that can carry a key."""
     folder = tmp_path_factory.mktemp("logs")
     url = fresh_database(folder)

@@ -302,7 +302,7 @@ def test_a_store_that_does_not_answer_leaves_the_table_playing(limited: Callable
 
 
 @pytest.fixture(scope="module")
-def servers(redis_url: str, tmp_path_factory) -> Iterator[tuple[Server, Server]]:
+def servers(redis_url: str, tmp_path_factory, database: str) -> Iterator[tuple[Server, Server]]:
     """Two production servers (two workers each) counting in one Redis, under a key prefix of their own."""
     prefix = f"scorekeeper-test-{uuid.uuid4().hex}"
     with two_servers(tmp_path_factory.mktemp("limits-two-servers"), "limits",

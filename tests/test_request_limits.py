@@ -78,7 +78,7 @@ def test_the_longest_link_the_app_makes_fits_the_request_line(client):
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
+def server(tmp_path_factory, database: str) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("limits")
     instance = folder / "instance"
     instance.mkdir()
