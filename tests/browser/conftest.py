@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
-from helpers.browser import ARTIFACTS, REDRAWN, Live, Taps, report
+from helpers.browser import ARTIFACTS, Live, Taps, opened, report
 from helpers.browser_servers import SERVE, ClosingHandler, ServerProcess, app_config, closing
 from scorekeeper.app import create_app
 from scorekeeper.db import db
@@ -123,9 +123,8 @@ def phone(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
 
     def open_phone(color_scheme: str = "light", base_url: str | None = None, **options: Any) -> Any:
         context = browser.new_context(**PHONE, color_scheme=color_scheme, base_url=base_url or live_server, **options)
-        context.set_default_timeout(8000)
-        context.add_init_script(REDRAWN)
-        return context.new_page()
+        context.set_default_timeout(15000)  # a condition a loaded machine reaches late is still met
+        return opened(context)
 
     yield open_phone
     browser.close()

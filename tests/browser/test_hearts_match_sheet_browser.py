@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from helpers.browser import UNCOVERED, made, serious
+from helpers.browser import UNCOVERED, made, scrolled_to_end, serious
 from helpers.matches import hearts_entry
 
 SEVEN = ["Ann", "Bartholomew", "Cid", "Dee", "Evangeline", "Fay", "Gus"]
@@ -44,8 +44,7 @@ def test_seven_players_scroll_sideways_only_one_line_a_hand(phone, scheme):
     sheet.evaluate("el => el.scrollIntoView({block: 'start'})")
     assert len(names_in_view(page)) >= 4, names_in_view(page)
     # Swiped to the far right: the last players and the hand numbers are in view, uncovered.
-    sheet.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
-    page.wait_for_timeout(100)
+    scrolled_to_end(sheet)
     assert "Gus" in names_in_view(page)
     for locator in (page.locator("#hand-1 .working-link"), page.locator("#hand-13 .working-link"),
                     page.locator("#hand-13 td").last.locator("strong"), page.locator(".hearts-sheet tfoot th").last):

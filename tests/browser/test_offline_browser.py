@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from playwright.sync_api import expect
 
-from helpers.browser import made
+from helpers.browser import made, wait_until
 from helpers.matches import PLAYERS
 
 ANN, BOB, CID, DEE = PLAYERS
@@ -49,10 +48,8 @@ def offline(page: Any, there: Any) -> None:
 
 def ready(page: Any, within: float = 10) -> None:
     """Wait until the service worker keeps this phone's pages (it takes over after the first page)."""
-    deadline = time.monotonic() + within
-    while not page.evaluate("navigator.serviceWorker.controller !== null"):
-        assert time.monotonic() < deadline, "no service worker took over the page"
-        page.wait_for_timeout(100)
+    wait_until(page, "() => navigator.serviceWorker.controller !== null", within=within,
+               what="no service worker took over the page")
 
 
 def test_three_deals_entered_offline_are_recorded_once_each_in_order(phone, new_match, screenshot):
@@ -223,10 +220,8 @@ def test_the_app_installs_and_keeps_its_pages_yet_works_without_its_script(phone
 
 def kept_on_phone(page: Any, path: str, within: float = 10) -> None:
     """Wait until the service worker keeps the page at path (it fetches the next hand's forms ahead)."""
-    deadline = time.monotonic() + within
-    while not page.evaluate("path => caches.match(new URL(path, location.href).href).then(Boolean)", path):
-        assert time.monotonic() < deadline, f"{path} is not kept on the phone"
-        page.wait_for_timeout(100)
+    wait_until(page, "path => caches.match(new URL(path, location.href).href).then(Boolean)", path, within=within,
+               what=f"{path} is not kept on the phone")
 
 
 def test_barbu_hands_of_other_contracts_are_entered_while_the_server_is_down(phone, server_process):

@@ -4,13 +4,12 @@ the network, a cleared storage and the language switch, at phone size with the s
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from helpers.browser import made, serious
+from helpers.browser import made, serious, wait_until
 from helpers.matches import PLAYERS
 
 ANN, BOB, CID, DEE = PLAYERS
@@ -35,17 +34,13 @@ def enter_deal(page: Any, number: int, points: str) -> None:
 
 def ready(page: Any, within: float = 10) -> None:
     """Wait until the service worker keeps this phone's pages."""
-    deadline = time.monotonic() + within
-    while not page.evaluate("navigator.serviceWorker.controller !== null"):
-        assert time.monotonic() < deadline, "no service worker took over the page"
-        page.wait_for_timeout(100)
+    wait_until(page, "() => navigator.serviceWorker.controller !== null", within=within,
+               what="no service worker took over the page")
 
 
 def kept_on_phone(page: Any, path: str, within: float = 10) -> None:
-    deadline = time.monotonic() + within
-    while not page.evaluate("path => caches.match(new URL(path, location.href).href).then(Boolean)", path):
-        assert time.monotonic() < deadline, f"{path} is not kept on the phone"
-        page.wait_for_timeout(100)
+    wait_until(page, "path => caches.match(new URL(path, location.href).href).then(Boolean)", path, within=within,
+               what=f"{path} is not kept on the phone")
 
 
 def no_serious_findings(page: Any) -> None:

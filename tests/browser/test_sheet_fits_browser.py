@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from helpers.browser import BARBU, UNCOVERED, made, uncovered
+from helpers.browser import BARBU, UNCOVERED, made, scrolled_to_end, uncovered
 
 LONG = "Dee " + "Q" * 36  # 40 characters, the longest name a seat takes
 HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim"]
@@ -103,8 +103,8 @@ def test_a_wide_hearts_sheet_says_it_scrolls_and_keeps_numbers_and_names_in_view
     expect(hint).to_be_visible()
     expect(hint).to_have_text("Swipe the sheet sideways to see every player →")
     # Swipe to the far right: the last player's name and figures come into view, the hand numbers stay.
-    sheet.evaluate("el => { el.scrollIntoView({block: 'start'}); el.scrollLeft = el.scrollWidth; }")
-    editor.wait_for_timeout(100)
+    sheet.evaluate("el => el.scrollIntoView({block: 'start'})")
+    scrolled_to_end(sheet)
     for locator in (editor.locator(".sheet thead th").last, editor.locator("#hand-2 td").last.locator("strong"),
                     editor.locator("#hand-1 .working-link"), editor.locator("#hand-2 .working-link")):
         assert locator.evaluate(UNCOVERED), f"{locator.inner_text()!r} is out of view or covered"

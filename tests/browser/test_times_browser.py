@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
+from helpers.browser import opened
 from helpers.matches import PLAYERS
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
@@ -36,7 +37,7 @@ def test_an_en_gb_phone_reads_day_month_year_in_its_own_time_zone(phone):
     ("ko-KR", "en", r"{year}\. {month}\. {day}\. (AM|PM) {hour12}:{minute}:{second}"),
 ])
 def test_the_order_is_the_phones_and_the_words_the_pages(browser, live_server, locale, language, shown):
-    page = browser.new_context(**PHONE, locale=locale, timezone_id="UTC", base_url=live_server).new_page()
+    page = opened(browser.new_context(**PHONE, locale=locale, timezone_id="UTC", base_url=live_server))
     at = history_of_one_deal(page, language)
     expect(page.locator("html")).to_have_attribute("lang", language)
     pattern = shown.format(month=at.month, day=at.day, year=at.year, hour=at.hour, hour12=(at.hour - 1) % 12 + 1,
@@ -46,7 +47,7 @@ def test_the_order_is_the_phones_and_the_words_the_pages(browser, live_server, l
 
 @pytest.mark.parametrize(("locale", "clock"), [("en-GB", r"\d{2}:\d{2}"), ("en-US", r"\d{1,2}:\d{2}\s(AM|PM)")])
 def test_offline_since_is_the_phones_clock_too(browser, live_server, locale, clock):
-    page = browser.new_context(**PHONE, locale=locale, timezone_id="UTC", base_url=live_server).new_page()
+    page = opened(browser.new_context(**PHONE, locale=locale, timezone_id="UTC", base_url=live_server))
     match = page.context.request.post("/api/v1/matches", data={"game": "kozyol", "players": PLAYERS}).json()
     page.goto(match["edit_url"])
     page.wait_for_load_state("load")

@@ -163,3 +163,78 @@ class Live:
         self.delays[what] = {"after_stored": delay, "after_tap": round(redrawn - self.tapped, 2)}
         assert 0 < delay < LIVE_WITHIN, f"{what}: the watching phone showed it {delay} s after it was stored"
         return delay
+
+
+# Every page says whether anything it started may still take it elsewhere: a form sent (by a tap, or by a
+# script's form.submit() as the outbox does after a refusal), or the page already unloading. A submit
+# event counts once its dispatch is over and nobody prevented it, so a form a script sends itself (the
+# outbox's fetch) does not; a form the outbox is sending carries data-saving until it has decided.
+SETTLED = """(() => {
+  let leaving = false, submitted = null;
+  const submit = HTMLFormElement.prototype.submit;
+  HTMLFormElement.prototype.submit = function () { leaving = true; return submit.call(this); };
+  addEventListener("submit", (event) => { submitted = event; }, true);
+  addEventListener("beforeunload", () => { leaving = true; });
+  window.scorekeeperSettled = () => !leaving && !(submitted && !submitted.defaultPrevented)
+    && document.readyState === "complete" && document.querySelector("form[data-saving]") === null;
+})();"""
+# A page is settled when it says so; about:blank and a document without the script (a PDF) have nothing going.
+IS_SETTLED = """() => location.href === "about:blank" || (window.scorekeeperSettled === undefined
+  ? document.readyState === "complete" : window.scorekeeperSettled())"""
+
+
+def settle(page: Any) -> None:
+    """Wait until nothing the page started can still navigate it: any page a tap or a script asked for is there.
+
+    The wait goes on across the navigation it waits for (Playwright runs the check again in the new page).
+    """
+    page.wait_for_function(IS_SETTLED)
+
+
+def settled_navigations(page: Any) -> Any:
+    """Make the page's goto and reload wait for the page to settle first.
+
+    Otherwise a goto right after a tap can meet the navigation that tap started (a form's post, the outbox
+    letting a refused form post itself): one of the two is aborted (net::ERR_ABORTED), or the post never
+    reaches the server. The class of race is closed here, for every browser test, not test by test.
+    """
+    if getattr(page, "settles", False):
+        return page
+    goto, reload = page.goto, page.reload
+
+    def settled_goto(*args: Any, **options: Any) -> Any:
+        settle(page)
+        return goto(*args, **options)
+
+    def settled_reload(*args: Any, **options: Any) -> Any:
+        settle(page)
+        return reload(*args, **options)
+
+    page.goto, page.reload, page.settles = settled_goto, settled_reload, True
+    return page
+
+
+def opened(context: Any) -> Any:
+    """A new page of a phone's browser context, its navigations settled (see settled_navigations)."""
+    context.add_init_script(SETTLED)
+    context.add_init_script(REDRAWN)
+    context.on("page", settled_navigations)  # pages the phone opens itself (a second tab)
+    return settled_navigations(context.new_page())
+
+
+def scrolled_to_end(region: Any) -> None:
+    """Swipe a region to its far right, and wait until it is there and the page has drawn it."""
+    region.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
+    region.page.wait_for_function("""el => el.scrollLeft >= el.scrollWidth - el.clientWidth - 1
+      && new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(() => drawn(true))))""",
+                                  arg=region.element_handle())
+
+
+def wait_until(page: Any, condition: str, arg: Any = None, within: float = 10, what: str = "") -> None:
+    """Wait until a condition in the page holds (a promise is waited for), at most `within` seconds."""
+    from playwright.sync_api import TimeoutError as Timeout
+
+    try:
+        page.wait_for_function(condition, arg=arg, timeout=within * 1000, polling=100)
+    except Timeout:
+        raise AssertionError(what or f"{condition} did not hold within {within} s") from None
