@@ -1,7 +1,8 @@
 """The rules of each game, pure Python: no web, no database."""
 
+from ..refusals import Reason
 from . import barbu, hearts, kozyol
-from .base import Game, InvalidHand, Reason
+from .base import Game, InvalidHand
 
 GAMES: dict[str, Game] = {game.slug: game for game in (barbu.GAME, kozyol.GAME, hearts.GAME)}
 

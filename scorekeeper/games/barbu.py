@@ -9,6 +9,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, TypedDict
 
+from ..refusals import Reason, refuse
 from .base import (
     N_,
     SUITS,
@@ -16,7 +17,6 @@ from .base import (
     Game,
     HandState,
     InvalidHand,
-    Reason,
     Summary,
     Upcoming,
     as_bool,
@@ -27,7 +27,6 @@ from .base import (
     optional_choice,
     optional_seat_name,
     per_player,
-    refuse,
     winners_of,
 )
 
@@ -437,7 +436,7 @@ class BarbuReplay:
             max_hands=MAX_HANDS,
         )
 
-    def side_totals(self, hand: BarbuHand | None = None) -> list[int]:  # type: ignore[override]
+    def side_totals(self, hand: BarbuHand | None = None) -> list[int]:
         return in_seat_order(self.totals if hand is None else hand["totals"], self.players)
 
 

@@ -11,9 +11,10 @@ import random
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol, TypedDict, TypeVar
 
-from ..refusals import Reason, Refusal, refuse  # noqa: F401 (refuse: the engines build refusals with it)
+# Reason and refuse are named here too: the web layer imports them with the rest of the engines' words.
+from ..refusals import Reason as Reason, Refusal, refuse as refuse
 
 NAME_MAX = 40
 SUITS = ("spades", "hearts", "diamonds", "clubs")
@@ -62,25 +63,37 @@ class Summary(TypedDict):
     max_hands: int
 
 
-class Replay(Protocol):
+HandT = TypeVar("HandT", bound=HandState)
+"""A game's own hand state (BarbuHand, KozyolHand...): what its replay holds, plays and totals."""
+
+
+class Replay(Protocol[HandT]):
     """A match replayed hand by hand from its entries: what every engine provides.
 
     ``sides`` and ``running_totals`` say the same in every game, so shared code (charts,
     the table view) needs no branch: a side is one player, or a Kozyol team of two.
+    A replay of any game is a ``Replay[Any]``: its hands are that game's, and ``side_totals``
+    takes one of them back.
     """
 
     players: list[str]
-    options: Mapping[str, Any]
-    hands: Sequence[HandState]
     sides: list[list[str]]
     lowest_wins: bool
     max_hands: int  # no match of the game holds more hands (docs/rules.md, "How long a match can last")
 
     @property
+    def options(self) -> Mapping[str, Any]:
+        """The match's options, checked, with the defaults filled in."""
+
+    @property
+    def hands(self) -> Sequence[HandT]:
+        """The hands played so far, in order."""
+
+    @property
     def finished(self) -> bool:
         """Whether the match is over: no more hands can be played."""
 
-    def play(self, entry: Entry) -> HandState:
+    def play(self, entry: Entry) -> HandT:
         """Validate an entry as the next hand, score it and append it; return its state."""
 
     def next(self) -> Upcoming | None:
@@ -89,11 +102,11 @@ class Replay(Protocol):
     def summary(self) -> Summary:
         """Totals, finished, winners, next (and game extras) as in the API."""
 
-    def side_totals(self, hand: HandState | None = None) -> list[int]:
+    def side_totals(self, hand: HandT | None = None) -> list[int]:
         """Each side's total after hand (the last one when None), in the order of sides."""
 
 
-def running_totals(replay: Replay) -> list[list[int]]:
+def running_totals(replay: Replay[Any]) -> list[list[int]]:
     """Each side's running total, from 0 before the first hand to the last hand."""
     lines: list[list[int]] = [[0] for _ in replay.sides]
     for hand in replay.hands:
@@ -112,7 +125,7 @@ class Game:
     max_players: int
     max_hands: int  # more hands than any real table plays: recording and restoring stop there
     parse_options: Callable[[list[str], Mapping[str, Any] | None, random.Random | None], Mapping[str, Any]]
-    new_replay: Callable[[list[str], Mapping[str, Any]], Replay]
+    new_replay: Callable[[list[str], Mapping[str, Any]], Replay[Any]]
 
 
 # -- entry checks shared by the engines ------------------------------------------------
@@ -230,7 +243,7 @@ def optional_choice(entry: Mapping[str, Any], field_name: str, choices: Iterable
     if value is None or value == "":
         return None
     choices = tuple(choices)
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise refuse(field_name, N_("Choose one of: {choices}."), choices=", ".join(choices))
     return value
 

@@ -9,6 +9,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
+from ..refusals import refuse
 from .base import (
     N_,
     Entry,
@@ -20,7 +21,6 @@ from .base import (
     optional_choice,
     optional_seat_name,
     per_player,
-    refuse,
     winners_of,
 )
 
@@ -282,7 +282,7 @@ class HeartsReplay:
             max_hands=MAX_HANDS,
         )
 
-    def side_totals(self, hand: HeartsHand | None = None) -> list[int]:  # type: ignore[override]
+    def side_totals(self, hand: HeartsHand | None = None) -> list[int]:
         return in_seat_order(self.totals if hand is None else hand["totals"], self.players)
 
 

@@ -11,6 +11,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict
 
+from ..refusals import refuse
 from .base import (
     N_,
     NAME_MAX,
@@ -27,7 +28,6 @@ from .base import (
     check_option_keys,
     optional_choice,
     optional_seat_name,
-    refuse,
 )
 
 SEATS = 4
@@ -195,10 +195,10 @@ def parse_cards(raw: Any, teams: list[list[str]]) -> list[dict[str, int]]:
     sides = _pair(raw, "cards", text, teams)
     if all(side is None for side in sides):
         raise refuse("cards", N_("Count the cards of at least one team."))
-    counts = [None if side is None else _counts(side) for side in sides]
-    for team in range(TEAMS):
-        if counts[team] is None:
-            counts[team] = {rank: CARDS_PER_RANK - n for rank, n in counts[1 - team].items()}
+    given = [None if side is None else _counts(side) for side in sides]
+    known = next(count for count in given if count is not None)  # one team at least (above)
+    left = {rank: CARDS_PER_RANK - n for rank, n in known.items()}  # what the other team won, when not given
+    counts = [left if count is None else count for count in given]
     for rank in CARD_VALUES:
         got = counts[0][rank] + counts[1][rank]
         if got != CARDS_PER_RANK:
@@ -309,7 +309,7 @@ class KozyolReplay:
         # After eggs the deal counts double; eggs in a row keep it double, they do not stack.
         eggs_before = bool(self.hands) and self.hands[-1]["eggs"]
         multiplier = EGGS_MULTIPLIER if eggs_before and self.options["eggs_double_next"] else 1
-        tricks = normalized.get("tricks", [None] * TEAMS)
+        tricks: list[int | None] = normalized["tricks"] if "tricks" in normalized else [None] * TEAMS
         loser, defeat = score_deal(normalized["points"], tricks, multiplier, self.options["six_for_zero_points"])
         self.totals = [total + points for total, points in zip(self.totals, defeat)]
         seats = self._seats(number)
@@ -338,10 +338,10 @@ class KozyolReplay:
                             finished=goat is not None, next=self.next(), max_hands=MAX_DEALS,
                             winners=[] if goat is None else list(self.teams[1 - goat]))
         if goat is not None:
-            out.update(goat=goat, goat_with_eggs=any(hand["eggs"] for hand in self.hands))
+            out.update({"goat": goat, "goat_with_eggs": any(hand["eggs"] for hand in self.hands)})
         return out
 
-    def side_totals(self, hand: KozyolHand | None = None) -> list[int]:  # type: ignore[override]
+    def side_totals(self, hand: KozyolHand | None = None) -> list[int]:
         return list(self.totals if hand is None else hand["totals"])
 
 

@@ -61,11 +61,11 @@ class BarbuStats(TypedDict):
     worst_as_defender: str | None
 
 
-def extras(replay: Replay, seat: Seating) -> BarbuExtras:
+def extras(replay: Replay[BarbuHand], seat: Seating) -> BarbuExtras:
     """Each hand's contract, declarer and scores, and every double, with seats for names."""
     contracts: list[list[object]] = []
     doubles: list[list[object]] = []
-    for hand in cast(Sequence[BarbuHand], replay.hands):
+    for hand in replay.hands:
         contracts.append([hand["contract"], seat[hand["declarer"]], [hand["scores"][p] for p in replay.players]])
         for transfer in hand["settlement"]:
             doubles.append([seat[transfer["by"]], seat[transfer["target"]], transfer["weight"] > 1, transfer["moved"]])

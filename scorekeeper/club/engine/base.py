@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from ...games.base import Replay, ranking
 
@@ -70,7 +70,7 @@ class GameFigures:
     """What the club engine knows of one game: what its digest adds, its season table, a player's statistics,
     and the sides its ratings rank (by_place: every seat by its finishing place)."""
 
-    extras: Callable[[Replay, Seating], PerSeat]
+    extras: Callable[[Replay[Any], Seating], PerSeat]  # takes a replay of its own game
     ranking: Ranking
     stats: Callable[[list[Played], int], object]
     rated: Callable[[Digest], Sides]
@@ -89,7 +89,7 @@ def places(totals: Sequence[int], lowest_wins: bool) -> list[int]:
     return out
 
 
-def per_seat(replay: Replay) -> PerSeat:
+def per_seat(replay: Replay[Any]) -> PerSeat:
     """Totals, places and winners per seat, from the replay's side totals (one side per seat)."""
     totals = [int(total) for total in replay.side_totals()]
     placed = places(totals, replay.lowest_wins)

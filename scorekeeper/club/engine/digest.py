@@ -48,15 +48,18 @@ def frozen(value: Any) -> Any:
     return value
 
 
-def digest(game: str, seat_ids: list[int], replay: Replay) -> Digest | None:
+def digest(game: str, seat_ids: list[int], replay: Replay[Any]) -> Digest | None:
     """Digest a finished match for the club (None while it is not finished)."""
     if not replay.finished:
         return None
     if len(seat_ids) != len(replay.players):
         raise ValueError("one club player id per seat")
     seat = {name: index for index, name in enumerate(replay.players)}
-    common = {"game": game, "seats": list(seat_ids), "hands": len(replay.hands)}
-    return {**common, **FIGURES[game].extras(replay, seat)}
+    # mypy --strict refuses to unpack a TypedDict that might hold "version" of another type; a game's extras
+    # never hold it (stored() adds it), which an open TypedDict cannot say.
+    made: Digest = {"game": game, "seats": list(seat_ids), "hands": len(replay.hands),
+                    **FIGURES[game].extras(replay, seat)}  # type: ignore[typeddict-item]
+    return made
 
 
 def stored(made: Digest | None) -> Digest | None:

@@ -50,10 +50,10 @@ class HeartsStats(TypedDict):
     average_place: float | None
 
 
-def extras(replay: Replay, seat: Seating) -> HeartsExtras:
+def extras(replay: Replay[HeartsHand], seat: Seating) -> HeartsExtras:
     """Per seat the hearts and Black Marias taken, and the moons shot."""
     hearts, marias, moons = [0] * len(seat), [0] * len(seat), [0] * len(seat)
-    for hand in cast(Sequence[HeartsHand], replay.hands):
+    for hand in replay.hands:
         for name, index in seat.items():
             hearts[index] += hand["entry"]["hearts"][name]
             marias[index] += hand["entry"]["black_marias"][name]

@@ -60,7 +60,7 @@ def deals_won(made: KozyolDigest, team: int) -> int:
     return sum(1 for loser in made["deals"] if loser is not None and loser != team)
 
 
-def extras(replay: Replay, seat: Seating) -> KozyolExtras:
+def extras(replay: Replay[KozyolHand], seat: Seating) -> KozyolExtras:
     """Each seat its team's total and place, the teams as seats, the loser of each deal and the goat."""
     summary = cast(KozyolSummary, replay.summary())
     teams = [[seat[name] for name in team] for team in summary["teams"]]
@@ -72,7 +72,7 @@ def extras(replay: Replay, seat: Seating) -> KozyolExtras:
             placed[member] = 2 if team == goat else 1
     return {
         "totals": totals, "places": placed, "winners": sorted(teams[1 - goat]),
-        "teams": teams, "deals": [hand["loser"] for hand in cast(Sequence[KozyolHand], replay.hands)],
+        "teams": teams, "deals": [hand["loser"] for hand in replay.hands],
         "goat": goat, "goat_with_eggs": bool(summary["goat_with_eggs"]),
     }
 

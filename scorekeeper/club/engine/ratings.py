@@ -69,7 +69,9 @@ def rate(state: State, made: Digest) -> None:
     seats = made["seats"]
     before = {p: state.get(p, (MODEL.mu, MODEL.sigma, 0)) for p in seats}
     teams = [[MODEL.rating(*before[seats[seat]][:2]) for seat in side] for side in sides]
-    for side, rated in zip(sides, MODEL.rate(teams, ranks=ranks)):
+    # openskill takes whole-number ranks ("a list of int or float values") but annotates them list[float],
+    # which a list[int] is not to mypy (a list's item type is invariant).
+    for side, rated in zip(sides, MODEL.rate(teams, ranks=cast(list[float], ranks))):
         for seat, rating in zip(side, rated):
             state[seats[seat]] = (rating.mu, rating.sigma, before[seats[seat]][2] + 1)
 
