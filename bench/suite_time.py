@@ -1,4 +1,14 @@
-"""The test suite's wall time on SQLite, now and at a baseline commit, run in turn on this machine.
+"""The test suite's wall time, now and at a baseline commit, run in turn on this machine.
+
+`--command` times the README's test command as a whole, `python3 manage.py test` (both databases, as CI runs
+it), in a clean clone of each commit, and counts the tests each database ran; the other modes below time
+pytest on SQLite alone.
+
+    .venv/bin/python bench/suite_time.py --command --base <commit>   # before and after, alternating, ~30 minutes
+    .venv/bin/python bench/suite_time.py --command --base <commit> --now <commit> --rounds 2
+
+Both clones use this checkout's .venv (the installation is the same; its one-off cost is not the suite's), and
+run with CI=true, as CI does: a missing browser or database fails instead of skipping.
 
 Until the template databases landed, every test that used the app migrated a fresh SQLite file
 through every migration since the first, made its app and compiled every template it rendered. Now
@@ -49,6 +59,9 @@ SAMPLE = [
     "tests/test_access.py",
 ]
 SUMMARY = re.compile(r"^=+ (.*(passed|failed|error).*) in [\d.]+s", re.MULTILINE)
+# manage.py test says which run starts: "[scorekeeper] test run 2 of 2: PostgreSQL".
+RUN = re.compile(r"^\[scorekeeper\] test run \d of \d: (\w+)$", re.MULTILINE)
+COUNT = re.compile(r"(\d+) (passed|failed|skipped|deselected|errors?|xfailed|xpassed)")
 
 
 def git(*args: str, cwd: Path = ROOT) -> str:
@@ -81,14 +94,73 @@ def run(tree: Path, files: list[str], options: list[str]) -> tuple[float, str]:
     return took, str(summary)
 
 
+def counts_per_database(output: str) -> dict[str, dict[str, int]]:
+    """What each database's run of manage.py test reported: {"SQLite": {"passed": 3400, ...}, "PostgreSQL": ...}."""
+    marks = list(RUN.finditer(output))
+    found: dict[str, dict[str, int]] = {}
+    for mark, after in zip(marks, [*marks[1:], None]):
+        part = output[mark.end():after.start() if after else len(output)]
+        summaries = SUMMARY.findall(part)
+        if summaries:
+            found[mark.group(1)] = {kind.rstrip("s") if kind.startswith("error") else kind: int(number)
+                                    for number, kind in COUNT.findall(summaries[-1][0])}
+    return found
+
+
+def whole_command(tree: Path) -> tuple[float, int, dict[str, dict[str, int]]]:
+    """Seconds `python3 manage.py test` took in tree, its exit code, and what each database ran."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("SCOREKEEPER_TEST_DATABASE")}
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "manage.py", "test", "-p", "no:cacheprovider"], cwd=tree,
+                          env={**env, "CI": "true"}, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    took = time.perf_counter() - start
+    (tree.parent / f"manage-test-{int(start)}.log").write_text(done.stdout + done.stderr)
+    return took, done.returncode, counts_per_database(done.stdout)
+
+
+def ran(counts: dict[str, dict[str, int]]) -> str:
+    return "; ".join(f"{db}: " + ", ".join(f"{n} {kind}" for kind, n in figures.items())
+                     for db, figures in counts.items()) or "no summary"
+
+
+def compare_commands(base: str, now: str, rounds: int) -> None:
+    """The README's test command in a clean clone of each commit, alternating, round after round."""
+    with tempfile.TemporaryDirectory(prefix="suite-command-") as folder:
+        trees = {}
+        for side, commit in (("before", base), ("after", now)):
+            trees[side] = Path(folder) / side / "tree"
+            subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(trees[side])], check=True)
+            git("checkout", "--quiet", "--detach", commit, cwd=trees[side])
+            (trees[side] / ".venv").symlink_to(ROOT / ".venv")
+        print(f"python3 manage.py test: before {base[:10]}, after {now[:10]}; {rounds} round(s), alternating",
+              flush=True)
+        times: dict[str, list[float]] = {"before": [], "after": []}
+        for round_ in range(1, rounds + 1):
+            for side in ("before", "after"):
+                took, code, counts = whole_command(trees[side])
+                times[side].append(took)
+                print(f"round {round_} {side:>6}: {took:7.1f} s, exit {code}  ({ran(counts)})", flush=True)
+    before, after = statistics.median(times["before"]), statistics.median(times["after"])
+    print(f"median: before {before:.1f} s, after {after:.1f} s; after / before = {after / before:.2f}x "
+          f"({(1 - after / before) * 100:.0f}% less wall time)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--base", help="the baseline commit (default: the one before the template databases)")
+    parser.add_argument("--command", action="store_true",
+                        help="time the whole `python3 manage.py test` (both databases) at --base and at --now")
+    parser.add_argument("--now", default="HEAD", help="with --command: the commit measured as after (default HEAD)")
     parser.add_argument("--rounds", type=int, default=3, help="runs on each side, alternating (default 3)")
     parser.add_argument("--full", action="store_true", help="the whole suite instead of the sample")
     parser.add_argument("--workers", type=int, default=None, help="now: this many pytest-xdist workers (default: "
                         "as manage.py test spreads it, one per core up to four; 0: one process)")
     options = parser.parse_args()
+    if options.command:
+        if not options.base:
+            parser.error("--command needs --base")
+        compare_commands(git("rev-parse", options.base), git("rev-parse", options.now), options.rounds)
+        return
     if options.workers is None:
         now_options = manage.spread([])
     else:
