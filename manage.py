@@ -6,7 +6,8 @@ Each command first compiles the translations (translations/*/LC_MESSAGES/message
     python3 manage.py run     install into .venv if needed, then serve the app on http://127.0.0.1:5000
     python3 manage.py serve   production: migrate the database once, then gunicorn with several workers on :8000
     python3 manage.py test    install into .venv (with the test tools) if needed, then run the whole test suite,
-                              on SQLite and then on PostgreSQL (SCOREKEEPER_TEST_POSTGRES_URL), with a Redis
+                              on SQLite, then again on PostgreSQL (SCOREKEEPER_TEST_POSTGRES_URL) for the tests
+                              that touch a database (tests/helpers/passes.py), with a Redis
                               (SCOREKEEPER_TEST_REDIS_URL, else one started on a free port for the run),
                               spread over the machine's cores (pytest-xdist, at most four workers)
 
@@ -111,6 +112,9 @@ def test(args: list[str]) -> int:
         say(f"no Redis answers at {REDIS_URL} and redis-server is missing: the tests that need one are skipped"
             + (", which fails in CI" if os.environ.get("CI") else ""))
     env = {**os.environ, **({"SCOREKEEPER_TEST_REDIS_URL": redis_url} if redis_url else {})}
+    # Keep compiled modules, pytest's rewritten test modules included, whatever the environment says: each
+    # worker, the second run and every server a test starts then reuse them instead of compiling again.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     try:
         return run_suites([str(PYTHON), "-m", "pytest", *spread(args), *args], env)
     finally:
@@ -131,7 +135,7 @@ def spread(args: list[str]) -> list[str]:
 
 
 def run_suites(pytest: list[str], env: dict[str, str]) -> int:
-    """The whole suite on SQLite, then on PostgreSQL."""
+    """The whole suite on SQLite, then on PostgreSQL the tests that touch a database (the conftest selects them)."""
     say("test run 1 of 2: SQLite")
     code = subprocess.call(pytest, cwd=ROOT, env=env)
     if code != 0:
