@@ -146,7 +146,7 @@ ACKNOWLEDGED_BEFORE_KILL = 60
 
 
 @pytest.mark.sqlite_only
-def test_a_writer_killed_mid_stream_loses_no_acknowledged_hand(tmp_path: Path):
+def test_a_writer_killed_mid_stream_loses_no_acknowledged_hand(tmp_path: Path, database: str):
     path = tmp_path / "killed.sqlite"
     url = f"sqlite:///{path}"
     env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance")}

@@ -28,7 +28,7 @@ LIMITS = {"SCOREKEEPER_RATELIMIT_ENABLED": "true", "SCOREKEEPER_RATELIMIT_STORAG
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
+def server(tmp_path_factory, database: str) -> Iterator[Server]:
     """The production server with four workers, its rate limits on and counted where it counts them by default."""
     folder = tmp_path_factory.mktemp("limits-workers")
     url = fresh_database(folder)

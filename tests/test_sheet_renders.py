@@ -227,7 +227,7 @@ def long_hearts_game() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def one_worker(tmp_path_factory) -> Iterator[Server]:
+def one_worker(tmp_path_factory, database: str) -> Iterator[Server]:
     """The production server with a single gevent worker, so that a render and the polls share it."""
     folder = tmp_path_factory.mktemp("renders")
     url = fresh_database(folder)

@@ -29,7 +29,7 @@ HAND_FORM = ("application/x-www-form-urlencoded", b"variant=no_tricks&tricks-0=4
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
+def server(tmp_path_factory, database: str) -> Iterator[Server]:
     """The production server with its default worker settings, two workers, on a fresh database."""
     folder = tmp_path_factory.mktemp("slow-clients")
     url = fresh_database(folder)
