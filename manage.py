@@ -35,7 +35,7 @@ STAMP = VENV / ".installed"
 # The suite runs a second time against this PostgreSQL database (a local server, trust auth).
 POSTGRES_URL = os.environ.get("SCOREKEEPER_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 POSTGRES_CHECK = "import sqlalchemy, sys; sqlalchemy.create_engine(sys.argv[1]).connect().close()"
-# Test workers at most: past four, the longest browser test files set the pace.
+# Test workers at most: past four, the browser tests (all on one worker, one after another) set the pace.
 MAX_WORKERS = 4
 # The rate-limit tests share counts between two servers through this Redis; one is started when none answers.
 REDIS_URL = os.environ.get("SCOREKEEPER_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -126,7 +126,7 @@ def test(args: list[str]) -> int:
 def spread(args: list[str]) -> list[str]:
     """pytest-xdist options: one worker per core, at most four, unless the arguments choose (-n, -p no:xdist).
 
-    tests/conftest.py keeps each test file on one worker and hands the browser test files out first.
+    tests/conftest.py keeps each test file on one worker and every browser test on the same one.
     """
     if any(arg.startswith(("-n", "--numprocesses")) or arg == "no:xdist" for arg in args):
         return []

@@ -1,9 +1,8 @@
-"""How manage.py test spreads the suite over pytest-xdist workers: a test file to a worker, browser files first.
+"""How manage.py test spreads the suite over pytest-xdist workers: a test file to a worker, the browser tests to one.
 
-A test file stays whole on one worker, so its module-scoped servers start once. The browser test files
-are handed out first, in the order collected (tests/browser/ comes before the other files): they take
-longest (a phone plays whole matches and evenings at the speed of its polls), and the many short files
-after them fill in around them. While one worker waits on a phone's poll, the other works.
+A test file stays whole on one worker, so its module-scoped servers start once. The browser tests all
+run on one worker, one after another: two chromiums and their servers at once on a small machine
+would test the machine, not the app. They are also the longest unit, so they are handed out first.
 
 (pytest-xdist's own --dist loadgroup groups by a mark it writes into each test's id, which pytest 9
 no longer lets a plugin change; this scheduler groups by the id's path instead.)
@@ -17,16 +16,16 @@ BROWSER = "tests/browser/"
 
 
 def unit_of(nodeid: str) -> str:
-    """The work unit of a test: its file."""
-    return nodeid.split("::", 1)[0]
+    """The work unit of a test: the browser tests together (tests/browser/), any other test with its file."""
+    path = nodeid.split("::", 1)[0]
+    return BROWSER if path.startswith(BROWSER) else path
 
 
 class FilesAndBrowsers(LoadScopeScheduling):
-    """pytest-xdist's scope scheduling with unit_of as the scope, in the order collected."""
+    """pytest-xdist's scope scheduling with unit_of as the scope."""
 
     def __init__(self, config, log=None) -> None:
-        # Units in the order collected, not by their number of tests: tests/browser/ comes first, and its
-        # files take longest.
+        # Units in the order collected: tests/browser/ comes first, and is the one that takes longest.
         config.option.loadscopereorder = False
         super().__init__(config, log)
 
