@@ -34,6 +34,12 @@ logger_class = "scorekeeper.logs.Logger"
 # two servers on one machine (a second instance, a benchmark) would take from each other.
 control_socket_disable = True
 wsgi_app = "scorekeeper.app:create_app()"
+# Forwarded headers (X-Forwarded-Proto, and the SCRIPT_NAME or PATH_INFO a proxy may set) are believed only
+# from the proxies the app is told of. With SCOREKEEPER_PROXIES at 0, the default, from nobody, loopback
+# included: a phone on the same machine cannot claim https, and a SCRIPT_NAME header is dropped instead of
+# failing the request. With proxies in front, from gunicorn's FORWARDED_ALLOW_IPS (loopback by default).
+forwarded_allow_ips = (os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+                       if int(os.environ.get("SCOREKEEPER_PROXIES") or 0) else "")
 
 # With the threaded worker, import the app's code once, in the master: a worker forked from it (at
 # start, or when one is recycled after max_requests) skips about two CPU-seconds of imports

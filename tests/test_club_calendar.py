@@ -43,7 +43,16 @@ def test_each_evening_is_one_event_with_a_stable_uid(app: Flask, client: FlaskCl
     assert [str(e["uid"]) for e in events] == [str(e["uid"]) for e in again]
     with app.app_context():
         ids = [e.id for e in evenings.planned(clubs.find(club), since=ahead(-366))]
-    assert [str(e["uid"]) for e in events] == [f"evening-{i}-{club}@localhost" for i in ids]
+    assert [str(e["uid"]) for e in events] == [f"evening-{i}-{club}@scorekeeper" for i in ids]
+
+
+@pytest.mark.parametrize("host", ["scores.example.org", "evil.example:8443", "localhost:1", "LOCALHOST"])
+def test_an_evenings_uid_is_the_same_whatever_host_the_feed_is_read_at(client: FlaskClient, club: str, host: str):
+    plain = [str(e["uid"]) for e in feed(client, club).events]
+    answer = client.get(f"/c/{club}/evenings.ics", headers={"Host": host})
+    assert answer.status_code == 200
+    assert [str(e["uid"]) for e in Calendar.from_ical(answer.data).events] == plain
+    assert host.split(":")[0].lower() not in "\n".join(plain)
 
 
 def test_a_start_is_in_the_clubs_zone_with_a_default_length_and_the_details(client: FlaskClient, club: str):

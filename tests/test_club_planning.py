@@ -62,6 +62,8 @@ def test_a_day_that_has_an_evening_gets_the_new_plan_and_keeps_its_name(app: Fla
     ({"place": "x" * 81}, "place", "Write at most 80 characters."),
     ({"note": "x" * 201}, "note", "Write at most 200 characters."),
     ({"note": "a\x00b"}, "note", "Text cannot contain control characters."),
+    ({"note": "a\u2028b"}, "note", "Text cannot contain control characters."),
+    ({"place": "Caf\u2029é"}, "place", "Text cannot contain control characters."),
     ({"weeks": 0}, "weeks", "Enter a number from 1 to 26."),
     ({"weeks": 27}, "weeks", "Enter a number from 1 to 26."),
     ({"weeks": True}, "weeks", "Enter a number from 1 to 26."),

@@ -131,10 +131,15 @@ def test_forty_characters_are_accepted_forty_one_refused():
     assert str(reason) == "A name can have at most 40 characters."
 
 
-@pytest.mark.parametrize("name", ["An\nn", "A\x00nn", "Ann\x1b", "A\u202enn", "A\x7fnn", "A\u200bnn"])
+@pytest.mark.parametrize("name", ["An\nn", "A\x00nn", "Ann\x1b", "A\u202enn", "A\x7fnn", "A\u200bnn",
+                                  "An\u2028n", "A\u2029nn"])
 def test_control_characters_are_refused(name):
     reason = refusal(["Bob", name, "Cid", "Dee"], 4, 4)
     assert reason == Reason("Names cannot contain control characters.")
+
+
+def test_line_and_paragraph_separators_around_a_name_are_trimmed_like_spaces():
+    assert parse_players(["\u2028Ann", "Bob\u2029", "Cid", "Dee"], 4, 4) == ["Ann", "Bob", "Cid", "Dee"]
 
 
 @pytest.mark.parametrize(

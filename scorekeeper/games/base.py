@@ -159,12 +159,17 @@ JOINERS = frozenset("\u200c\u200d")
 def typeable(char: str) -> bool:
     r"""Whether a name may hold this character: any letter, mark, symbol or space, and the joiners.
 
-    Control characters, bidirectional overrides and other invisible formatting are refused.
+    Control characters, bidirectional overrides and other invisible formatting are refused, and so are the
+    line and paragraph separators (U+2028, U+2029), which break a line wherever the text goes (a calendar,
+    a script, a CSV file).
 
-    >>> [typeable(c) for c in ("é", "\u00a0", "\u200d", "\n", "\u202e", "\u200b")]
-    [True, True, True, False, False, False]
+    >>> [typeable(c) for c in ("é", "\u00a0", "\u200d", "\n", "\u202e", "\u200b", "\u2028", "\u2029")]
+    [True, True, True, False, False, False, False, False]
     """
-    return char in JOINERS or not unicodedata.category(char).startswith("C")
+    if char in JOINERS:
+        return True
+    category = unicodedata.category(char)
+    return not category.startswith("C") and category not in ("Zl", "Zp")
 
 
 def same_name(name: str) -> str:

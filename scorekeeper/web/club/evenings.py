@@ -173,17 +173,18 @@ def feed(public_id: str):
     """The club's evenings as an iCalendar feed, for a phone's calendar to follow."""
     club = club_phone.club_or_404(public_id)
     since = clubs.today(club) - timedelta(days=FEED_DAYS_BACK)
-    body = calendar(club, evenings.planned(club, limit=FEED_MOST, since=since), request.host.split(":")[0])
+    body = calendar(club, evenings.planned(club, limit=FEED_MOST, since=since))
     answer = Response(body, content_type="text/calendar; charset=utf-8")
     answer.headers["Content-Disposition"] = 'inline; filename="evenings.ics"'
     return answer
 
 
+UID_DOMAIN = "scorekeeper"  # the right of an event's UID: the club's public id already makes it unique
 FEED_DAYS_BACK, FEED_MOST = 366, 500  # the evenings of the last year, and those to come
 LASTS = timedelta(hours=3)  # an evening's length in a calendar, when only its start is known
 
 
-def calendar(club: Club, planned: list[Evening], host: str) -> bytes:
+def calendar(club: Club, planned: list[Evening]) -> bytes:
     """The evenings as iCalendar: one event each, a start in the club's zone (with its VTIMEZONE), or all day,
     linking to the evening's own page (when and where, who comes, then its tables and results)."""
     feed = Calendar()
@@ -195,7 +196,9 @@ def calendar(club: Club, planned: list[Evening], host: str) -> bytes:
     stamp = datetime.now(timezone.utc).replace(microsecond=0)
     for evening in planned:
         event = Event()
-        event.add("uid", f"evening-{evening.id}-{club.public_id}@{host}")
+        # The same evening has the same UID whatever address the feed was read at: not the Host header's name,
+        # which a phone sets as it likes (and would make one evening two events in a calendar).
+        event.add("uid", f"evening-{evening.id}-{club.public_id}@{UID_DOMAIN}")
         event.add("dtstamp", stamp)
         if evening.starts_at is None:
             event.add("dtstart", evening.day)
