@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
@@ -17,7 +18,7 @@ SECRET_FILE = "secret_key"
 # of blank sheets. The counts are kept in instance/rate-limits.sqlite (web/rate_limits/counts.py), which every
 # worker and process of the machine shares; RATELIMIT_STORAGE_URI "redis://host:6379/0" shares them
 # between servers too ("memory://": each process counts alone).
-RATE_LIMITS = {
+RATE_LIMITS: dict[str, Any] = {
     "RATELIMIT_ENABLED": True,
     "RATELIMIT_STORAGE_URI": "",  # empty: the machine's file in the instance folder
     # A Redis that does not answer within a second is skipped (and logged), never waited for; the
@@ -38,7 +39,7 @@ RATE_LIMITS = {
 # PDF sheets (web/sheets.py, render_slots.py, web/sheet_cache.py): how many render at once on this
 # machine, across all workers (one per two cores leaves the others to pages and polls); how long a
 # download waits for a turn before the answer is 503; how many bytes of rendered sheets are kept.
-PDF_SHEETS = {
+PDF_SHEETS: dict[str, Any] = {
     "PDF_RENDERS": max(1, (os.cpu_count() or 2) // 2),
     "PDF_RENDER_WAIT": 3,
     "PDF_CACHE_BYTES": 64_000_000,
@@ -82,6 +83,9 @@ def configure(app: Flask, test_config: Mapping[str, object] | None) -> None:
         # The host names this server answers to (web/hosts.py); None: IP addresses and names no one can
         # register publicly (localhost, laptop.local). A server on the internet lists its own.
         TRUSTED_HOSTS=None,
+        # Bytes of pages the workers share in instance/pages (web/page_cache.py): past it the pages read least
+        # recently go first; 0 shares none (each worker keeps its own in memory).
+        PAGES_CACHE_BYTES=32_000_000,
         # Over https (directly or through a trusted proxy), tell browsers to use nothing else for a year.
         HSTS=True,
         HSTS_MAX_AGE=365 * 24 * 3600,

@@ -8,7 +8,9 @@ a flashed message) must not come from here; the views decide that before asking.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import ipaddress
 import os
 import threading
 import time
@@ -18,7 +20,80 @@ from pathlib import Path
 from cachetools import LRUCache
 from flask import current_app, request
 
+from .hosts import HOST
+
 BUDGET = 8_000_000  # characters kept per worker process; the oldest pages go first
+DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def kept_address() -> tuple[str, bool]:
+    """The address a kept page is filed under, and whether all workers may share it through the instance folder.
+
+    A page shows its own address (the watch link and its QR code), so the address is part of what a page is
+    kept by: spelled one way (the name in lower case, no default port), so that `Host: LOCALHOST` and
+    `Host: localhost:80` are one page. It is shared only when the server is known by that address: a name
+    TRUSTED_HOSTS lists (not one a `.suffix` entry lets in), or with no TRUSTED_HOSTS `localhost` or the
+    address the connection came in on; and no port but the default or the one the connection came in on.
+    Any other Host, which a phone may make up at will (`:1` ... `:65535`, every single-label name), is
+    kept in the worker's bounded memory alone: it never writes to the folder the database shares its disk with.
+    """
+    scheme, host = request.scheme, request.host.lower()
+    found = HOST.fullmatch(host)
+    name, port = (found["name"].rstrip("."), found["port"]) if found else (host, None)
+    if port == DEFAULT_PORTS.get(scheme):
+        port = None
+    query = request.query_string.decode("latin-1")
+    address = f"{scheme}://{name}{':' + port if port else ''}{request.script_root}{request.path}"
+    return address + (f"?{query}" if query else ""), _known(name, port)
+
+
+def _known(name: str, port: str | None) -> bool:
+    """Whether the server is known by this name and port (kept_address)."""
+    local = _local_address()
+    if port is not None and (local is None or int(port) != local[1]):
+        return False
+    allowed = current_app.config.get("ALLOWED_HOSTS")
+    if allowed:
+        return name in allowed
+    if name == "localhost":
+        return True
+    try:
+        return local is not None and ipaddress.ip_address(name.strip("[]")) == ipaddress.ip_address(local[0])
+    except ValueError:
+        return False
+
+
+def _local_address() -> tuple[str, int] | None:
+    """The address and port the connection came in on, where the server says (gunicorn, werkzeug)."""
+    connection = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
+    try:
+        found = connection.getsockname() if connection is not None else None
+    except OSError:
+        return None
+    return (str(found[0]), int(found[1])) if isinstance(found, tuple) and len(found) >= 2 else None
+
+
+def trim_to_budget(folder: Path, budget: int, suffix: str, keep: Path | None = None) -> int:
+    """Remove the files ending in suffix used least recently (oldest mtime) until the folder holds at most budget
+    bytes of them; keep stays whatever its age. How many were removed. Shared by the kept pages and sheets."""
+    kept = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(suffix):
+                    with contextlib.suppress(OSError):
+                        stat = entry.stat()
+                        kept.append((entry.path == str(keep), stat.st_mtime_ns, stat.st_size, entry.path))
+    except OSError:
+        return 0
+    total = removed = 0
+    for _keep, _mtime, size, path in sorted(kept, reverse=True):
+        total += size
+        if total > budget:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                removed += 1
+    return removed
 
 
 class PageCache:
@@ -73,6 +148,7 @@ class SharedPages(PageCache):
     WAIT = 2.0  # seconds a worker waits for the page another worker is drawing
     STALE = 15.0  # seconds after which a claim is a worker that died while drawing, and is taken over
     FOLDER = "pages"
+    SUFFIX = ".page"
     KEEP = 24 * 3600.0  # a page not drawn again for a day is removed (a match long finished, a club gone quiet)
     SWEEP_EVERY = 500  # writes of this process between two looks for such pages
 
@@ -81,23 +157,34 @@ class SharedPages(PageCache):
         self._folders: set[Path] = set()
         self._writes = 0
 
-    def fetch(self, slot: Hashable, version: Hashable, draw: Callable[[], bytes]) -> bytes:
-        """The page of this slot at this version: kept here, kept in the folder, or drawn (once for all workers)."""
+    def fetch(self, slot: Hashable, version: Hashable, draw: Callable[[], bytes], shared: bool = True) -> bytes:
+        """The page of this slot at this version: kept here, kept in the folder, or drawn (once for all workers).
+
+        shared=False (an address the server is not known by: kept_address) keeps it in this worker alone."""
         page = self.get((slot, version))
         if page is not None:
             return page
-        if request.query_string:
+        if request.query_string or not shared or self.budget_bytes() <= 0:
             # Shared only at the addresses phones keep open: an address with arguments (a season, a player to
             # compare with, or anything at all) is kept in this worker's bounded memory alone, so that no run of
             # made-up addresses can fill the instance folder, where the database lives too.
             return self.put((slot, version), draw())
         folder = Path(current_app.instance_path) / self.FOLDER
-        path, mark = folder / hashlib.sha256(repr(slot).encode()).hexdigest()[:40], repr(version).encode()
+        path = folder / f"{hashlib.sha256(repr(slot).encode()).hexdigest()[:40]}{self.SUFFIX}"
+        mark = repr(version).encode()
         page = _read(path, mark)
         if page is None:
             page = self._drawn_once(folder, path, mark, draw)
+        else:
+            with contextlib.suppress(OSError):
+                os.utime(path)  # read: the last to go when the folder is trimmed
         self.put((slot, version), page)
         return page
+
+    @staticmethod
+    def budget_bytes() -> int:
+        """How many bytes of pages the instance folder may hold (PAGES_CACHE_BYTES; 0 shares none)."""
+        return int(current_app.config.get("PAGES_CACHE_BYTES", 32_000_000))
 
     def _drawn_once(self, folder: Path, path: Path, mark: bytes, draw: Callable[[], bytes]) -> bytes:
         try:
@@ -125,6 +212,7 @@ class SharedPages(PageCache):
                 temporary.unlink(missing_ok=True)
         finally:
             claim.unlink(missing_ok=True)
+        trim_to_budget(folder, self.budget_bytes(), self.SUFFIX, keep=path)
         self._writes += 1
         if self._writes % self.SWEEP_EVERY == 0:
             sweep(folder, self.KEEP)

@@ -34,7 +34,7 @@ from ...render_slots import Busy
 from .. import links
 from ..games.registry import GAME_PAGES
 from ..match import phone
-from ..page_cache import PageCache, SharedPages
+from ..page_cache import PageCache, SharedPages, kept_address
 from ..sheets import views as sheets
 from . import evenings as club_evenings, phone as club_phone, rounds as club_rounds
 from .forms import NewClubForm, club_match_form
@@ -169,7 +169,8 @@ def kept(public_id: str, render: Callable[[Club], str], glance: clubs.Peek | Non
     if glance is None or session.get("_flashes"):
         return render(club_phone.club_or_404(public_id))
     dated = day_of(datetime.now(timezone.utc), glance.time_zone)  # a page prints the day it is read
-    slot = (glance.stamp.club, str(get_locale()), request.url, club_phone.is_admin(glance))
+    address, shared = kept_address()  # the page's links show it; shared by all workers only when known
+    slot = (glance.stamp.club, str(get_locale()), address, club_phone.is_admin(glance))
     version = (glance.stamp, dated)
     page = PAGES.get((slot, version))
     if page is not None:
@@ -177,8 +178,8 @@ def kept(public_id: str, render: Callable[[Club], str], glance: clubs.Peek | Non
     found = club_phone.club_or_404(public_id)
     marks = shown(found) if shown is not None else None
     if marks is None:
-        return PAGES.fetch(slot, version, lambda: render(found).encode())
-    page = PAGES.fetch(slot, ("shown", marks, dated), lambda: render(found).encode())
+        return PAGES.fetch(slot, version, lambda: render(found).encode(), shared)
+    page = PAGES.fetch(slot, ("shown", marks, dated), lambda: render(found).encode(), shared)
     return PAGES.put((slot, version), page)  # the next view at this stamp: one lookup
 
 

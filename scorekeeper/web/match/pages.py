@@ -18,7 +18,7 @@ from ..errors import STALE_LINK, json_error, match_or_404, refused_editing, want
 from ..forms import TableForm
 from ..games.pages import template as game_template
 from ..games.registry import GAME_PAGES, RULES
-from ..page_cache import SharedPages
+from ..page_cache import SharedPages, kept_address
 from ..redirects import local_path
 from . import phone
 
@@ -74,9 +74,10 @@ def match(public_id: str):
         return match_page(matches.find(public_id))  # this phone's own key, form token or message
     # A watcher gets the page kept for this version, language and address (see page_cache.py).
     # Drawn once per version for every worker of the machine: a table's phones sit on different workers.
-    slot = (public_id, str(get_locale()), request.url)
+    address, shared = kept_address()  # the page shows its watch link: by address, shared only when known
+    slot = (public_id, str(get_locale()), address)
     compression.compressed_as(repr((slot, version)))  # the same bytes for every watcher: compressed once
-    return WATCHED.fetch(slot, version, lambda: match_page(match_or_404(public_id)).encode())
+    return WATCHED.fetch(slot, version, lambda: match_page(match_or_404(public_id)).encode(), shared)
 
 
 def match_page(found: Match) -> str:

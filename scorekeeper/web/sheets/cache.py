@@ -16,7 +16,6 @@ workers never read half a sheet. Emptying the folder at any time is safe.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
@@ -26,6 +25,7 @@ from pathlib import Path
 import weasyprint
 
 from ...config import ROOT
+from ..page_cache import trim_to_budget
 
 # What prints a sheet, besides the data: a change to any of these is a new build.
 BUILD_FILES = ("scorekeeper/**/*.py", "templates/sheets/*.html", "templates/games/*/sheet.html",
@@ -89,19 +89,7 @@ class SheetCache:
 
     def trim(self, keep: Path | None = None) -> None:
         """Drop the sheets served least recently until the folder is within the budget (keep stays)."""
-        kept = []
-        with os.scandir(self.folder) as entries:
-            for entry in entries:
-                if entry.name.endswith(".pdf"):
-                    with contextlib.suppress(OSError):
-                        stat = entry.stat()
-                        kept.append((entry.path == str(keep), stat.st_mtime_ns, stat.st_size, entry.path))
-        total = 0
-        for _keep, _mtime, size, path in sorted(kept, reverse=True):
-            total += size
-            if total > self.budget:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
+        trim_to_budget(self.folder, self.budget, ".pdf", keep=keep)
 
     def size(self) -> int:
         """Bytes kept now."""
