@@ -154,6 +154,20 @@ def rotate_key(public_id: str) -> str:
     return key
 
 
+_CLUB_OF_MATCH = select(Club.version).join(Match, Match.club_id == Club.id).where(
+    Match.public_id == bindparam("public_id"))
+
+
+def version_of_club_of(public_id: str) -> int | None:
+    """The version of the club a match belongs to, None for a casual match: one indexed read.
+
+    A club match's page and state show what its club decides (how many agreements lock it, whether its
+    evening is closed, the club's name and house rules), all of which raise the club's version (bump): a
+    page or an answer kept for the match is kept by this too, or a watcher reads the club as it was.
+    """
+    return db.session.scalar(_CLUB_OF_MATCH, {"public_id": public_id})
+
+
 def bump(club: Club) -> None:
     """Raise the club's version (in the database, so two admins never lose a bump): cached figures go stale."""
     db.session.execute(update(Club).where(Club.id == club.id).values(version=Club.version + 1))

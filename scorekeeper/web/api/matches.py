@@ -12,7 +12,7 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
-from ...club import agreements
+from ...club import agreements, service as clubs
 from ...games.base import N_, HandState, Replay, Summary
 from ...i18n import translate
 from ...json_values import JsonObject
@@ -195,7 +195,8 @@ def read(public_id: str):
         response.set_etag(version_tag(public_id, version))
         return response
     match = match_or_404(public_id)
-    compression.compressed_as(f"read {version_tag(public_id, match.version)}")  # the same for every phone
+    # The same bytes for every phone: compressed once per version of the match and of its club (agreements asked).
+    compression.compressed_as(f"read {version_tag(public_id, match.version)} {clubs.version_of_club_of(public_id)}")
     return answer(match, matches.cached_replay(match))
 
 
