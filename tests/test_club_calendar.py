@@ -46,7 +46,7 @@ def test_each_evening_is_one_event_with_a_stable_uid(app: Flask, client: FlaskCl
     assert [str(e["uid"]) for e in events] == [f"evening-{i}-{club}@scorekeeper" for i in ids]
 
 
-@pytest.mark.parametrize("host", ["scores.example.org", "evil.example:8443", "localhost:1", "LOCALHOST"])
+@pytest.mark.parametrize("host", ["scoresbox", "laptop.local:8443", "localhost:1", "LOCALHOST", "10.0.0.7:5000"])
 def test_an_evenings_uid_is_the_same_whatever_host_the_feed_is_read_at(client: FlaskClient, club: str, host: str):
     plain = [str(e["uid"]) for e in feed(client, club).events]
     answer = client.get(f"/c/{club}/evenings.ics", headers={"Host": host})
