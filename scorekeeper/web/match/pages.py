@@ -77,9 +77,9 @@ def match(public_id: str):
     # Drawn once per version for every worker of the machine: a table's phones sit on different workers.
     address, shared = kept_address()  # the page shows its watch link: by address, shared only when known
     slot = (public_id, str(get_locale()), address)
-    version = (version, clubs.version_of_club_of(public_id))  # and what its club decides, when it has one
-    compression.compressed_as(repr((slot, version)))  # the same bytes for every watcher: compressed once
-    return WATCHED.fetch(slot, version, lambda: match_page(match_or_404(public_id)).encode(), shared)
+    shown = (version, clubs.version_of_club_of(public_id))  # and what its club decides, when it has one
+    compression.compressed_as(repr((slot, shown)))  # the same bytes for every watcher: compressed once
+    return WATCHED.fetch(slot, shown, lambda: match_page(match_or_404(public_id)).encode(), shared)
 
 
 def match_page(found: Match) -> str:
