@@ -107,14 +107,14 @@ def counts_per_database(output: str) -> dict[str, dict[str, int]]:
     return found
 
 
-def whole_command(tree: Path) -> tuple[float, int, dict[str, dict[str, int]]]:
-    """Seconds `python3 manage.py test` took in tree, its exit code, and what each database ran."""
+def whole_command(tree: Path, log: Path) -> tuple[float, int, dict[str, dict[str, int]]]:
+    """Seconds `python3 manage.py test` took in tree, its exit code, and what each database ran (output in log)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("SCOREKEEPER_TEST_DATABASE")}
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "manage.py", "test", "-p", "no:cacheprovider"], cwd=tree,
                           env={**env, "CI": "true"}, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     took = time.perf_counter() - start
-    (tree.parent / f"manage-test-{int(start)}.log").write_text(done.stdout + done.stderr)
+    log.write_text(done.stdout + done.stderr)
     return took, done.returncode, counts_per_database(done.stdout)
 
 
@@ -125,6 +125,7 @@ def ran(counts: dict[str, dict[str, int]]) -> str:
 
 def compare_commands(base: str, now: str, rounds: int) -> None:
     """The README's test command in a clean clone of each commit, alternating, round after round."""
+    logs = Path(tempfile.mkdtemp(prefix="suite-command-logs-"))
     with tempfile.TemporaryDirectory(prefix="suite-command-") as folder:
         trees = {}
         for side, commit in (("before", base), ("after", now)):
@@ -132,12 +133,12 @@ def compare_commands(base: str, now: str, rounds: int) -> None:
             subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(trees[side])], check=True)
             git("checkout", "--quiet", "--detach", commit, cwd=trees[side])
             (trees[side] / ".venv").symlink_to(ROOT / ".venv")
-        print(f"python3 manage.py test: before {base[:10]}, after {now[:10]}; {rounds} round(s), alternating",
-              flush=True)
+        print(f"python3 manage.py test: before {base[:10]}, after {now[:10]}; {rounds} round(s), alternating; "
+              f"each run's output in {logs}", flush=True)
         times: dict[str, list[float]] = {"before": [], "after": []}
         for round_ in range(1, rounds + 1):
             for side in ("before", "after"):
-                took, code, counts = whole_command(trees[side])
+                took, code, counts = whole_command(trees[side], logs / f"round-{round_}-{side}.log")
                 times[side].append(took)
                 print(f"round {round_} {side:>6}: {took:7.1f} s, exit {code}  ({ran(counts)})", flush=True)
     before, after = statistics.median(times["before"]), statistics.median(times["after"])
