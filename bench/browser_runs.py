@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = ROOT / ".venv" / "bin" / "python"
-SUMMARY = re.compile(r"^=+ (.*(passed|failed|error).*) in [\d.]+s", re.MULTILINE)
+SUMMARY = re.compile(r"^=* ?(\d+ (?:passed|failed|error).*) in [\d.]+s", re.MULTILINE)
 FAILED = re.compile(r"^(FAILED|ERROR) (\S+)", re.MULTILINE)
 
 

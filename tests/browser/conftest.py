@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from helpers.browser import ARTIFACTS, Live, Taps, opened, report
@@ -29,6 +30,10 @@ from scorekeeper.db import db
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
+# How long a wait on something the phone shows may take, Playwright's expect() included (5 s of its own):
+# a condition a loaded machine reaches late is still met, and a passing test waits no longer for it.
+WAIT = 15_000
+expect.set_options(timeout=WAIT)
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True, "locale": "en-GB"}
 
@@ -123,8 +128,8 @@ def phone(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
 
     def open_phone(color_scheme: str = "light", base_url: str | None = None, **options: Any) -> Any:
         context = browser.new_context(**PHONE, color_scheme=color_scheme, base_url=base_url or live_server, **options)
-        context.set_default_timeout(15000)  # a condition a loaded machine reaches late is still met
-        return opened(context)
+        context.set_default_timeout(WAIT)
+        return opened(context, scripts=options.get("java_script_enabled", True))
 
     yield open_phone
     browser.close()

@@ -183,15 +183,20 @@ IS_SETTLED = """() => location.href === "about:blank" || (window.scorekeeperSett
   ? document.readyState === "complete" : window.scorekeeperSettled())"""
 
 
-def settle(page: Any) -> None:
+def settle(page: Any, scripts: bool = True) -> None:
     """Wait until nothing the page started can still navigate it: any page a tap or a script asked for is there.
 
-    The wait goes on across the navigation it waits for (Playwright runs the check again in the new page).
+    The wait goes on across the navigation it waits for (Playwright runs the check again in the new page),
+    looking every 100 ms. A phone with scripts off runs no init script and no check of its own: there only a
+    tap navigates, and Playwright's tap returns once that navigation has begun, so its page's load is the wait.
     """
-    page.wait_for_function(IS_SETTLED)
+    if scripts:
+        page.wait_for_function(IS_SETTLED, polling=100)
+    else:
+        page.wait_for_load_state("load")
 
 
-def settled_navigations(page: Any) -> Any:
+def settled_navigations(page: Any, scripts: bool = True) -> Any:
     """Make the page's goto and reload wait for the page to settle first.
 
     Otherwise a goto right after a tap can meet the navigation that tap started (a form's post, the outbox
@@ -203,23 +208,25 @@ def settled_navigations(page: Any) -> Any:
     goto, reload = page.goto, page.reload
 
     def settled_goto(*args: Any, **options: Any) -> Any:
-        settle(page)
+        settle(page, scripts)
         return goto(*args, **options)
 
     def settled_reload(*args: Any, **options: Any) -> Any:
-        settle(page)
+        settle(page, scripts)
         return reload(*args, **options)
 
     page.goto, page.reload, page.settles = settled_goto, settled_reload, True
     return page
 
 
-def opened(context: Any) -> Any:
-    """A new page of a phone's browser context, its navigations settled (see settled_navigations)."""
+def opened(context: Any, scripts: bool = True) -> Any:
+    """A new page of a phone's browser context, its navigations settled (see settled_navigations).
+
+    scripts: whether the context runs the pages' scripts (java_script_enabled)."""
     context.add_init_script(SETTLED)
     context.add_init_script(REDRAWN)
-    context.on("page", settled_navigations)  # pages the phone opens itself (a second tab)
-    return settled_navigations(context.new_page())
+    context.on("page", lambda page: settled_navigations(page, scripts))  # pages the phone opens itself (a second tab)
+    return settled_navigations(context.new_page(), scripts)
 
 
 def scrolled_to_end(region: Any) -> None:
