@@ -82,7 +82,7 @@ def one_run(number: int, folder: Path, load: Load) -> tuple[float, str, list[str
         took = time.perf_counter() - start
     text = log.read_text(errors="replace")
     found = SUMMARY.findall(text)
-    summary = found[-1][0] if found else f"no summary (exit {process.returncode})"
+    summary = found[-1] if found else f"no summary (exit {process.returncode})"
     return took, summary, [name for _, name in FAILED.findall(text)]
 
 
