@@ -10,13 +10,11 @@ create_app puts before every write to a match), so the results do not move unles
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
-from cachetools import LRUCache
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
@@ -24,6 +22,7 @@ from .. import links
 from ..db import db
 from ..games import GAMES
 from ..games.base import N_, Reason
+from ..kept import Kept
 from ..match import matches
 from ..models import Club, ClubResult, Evening, EveningRound, EveningTable, Hand, Match, Season, utcnow
 from ..refusals import refuse
@@ -31,8 +30,7 @@ from . import agreements, evenings, figures, rounds, service
 from .engine.standings import Tally
 from .results import club_of, readable, resolver
 
-_closing: LRUCache = LRUCache(maxsize=256)  # (club public id, club version) -> has it closed an evening
-_closing_lock = threading.Lock()
+_closing: Kept[tuple[str, int], bool] = Kept(256)  # (club public id, club version) -> has it closed an evening
 
 
 class Closed(agreements.Locked):
@@ -294,15 +292,8 @@ def closed_evening_of(match: Match) -> Evening | None:
 
 def has_closed_evening(club: Club) -> bool:
     """Whether the club has closed an evening, kept per club version (closing and reopening bump the club)."""
-    key = (club.public_id, club.version)
-    with _closing_lock:
-        known = _closing.get(key)
-    if known is None:
-        known = db.session.scalar(select(Evening.id).where(
-            Evening.club_id == club.id, Evening.closed_at.is_not(None)).limit(1)) is not None
-        with _closing_lock:
-            _closing[key] = known
-    return known
+    return _closing.fetch((club.public_id, club.version), lambda: db.session.scalar(select(Evening.id).where(
+        Evening.club_id == club.id, Evening.closed_at.is_not(None)).limit(1)) is not None)
 
 
 def check(match: Match, action: str, authority: matches.Authority) -> None:  # noqa: ARG001

@@ -13,17 +13,17 @@ import gc
 import itertools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
-from cachetools import LRUCache
 from sqlalchemy import func, select
 
 from .. import serving
 from ..db import db
 from ..games import GAMES
+from ..kept import Kept
 from ..models import Club, ClubPlayer, ClubResult, Match, Season
 from .engine import ratings as club_ratings, standings as club_standings, stats as club_stats
 from .engine.digest import ORDER, Digest, Played, frozen
@@ -32,16 +32,15 @@ from .results import in_season, readable, resolver, stamp
 
 FIGURES_CACHED = 64
 PLAYED_CACHED = 4  # a big club's digests weigh megabytes: keep only the few seasons being looked at
-_cache: LRUCache = LRUCache(maxsize=FIGURES_CACHED)
-_played: LRUCache = LRUCache(maxsize=PLAYED_CACHED)
-_digests: LRUCache = LRUCache(maxsize=PLAYED_CACHED)  # (club, season) -> _Sums
-_rated: LRUCache = LRUCache(maxsize=FIGURES_CACHED)  # (club, game, mark of its all-time rows) -> ratings
-_merges: LRUCache = LRUCache(maxsize=FIGURES_CACHED)  # (club, version) -> merged entries (merged)
-_runs: LRUCache = LRUCache(maxsize=FIGURES_CACHED)  # (club, game) -> the ratings of its last run of matches
+_cache: Kept[Hashable, Any] = Kept(FIGURES_CACHED)  # (club stamp, season, what) -> a figure (cached)
+_played: Kept[Hashable, Any] = Kept(PLAYED_CACHED)  # (club stamp, season, "played") -> Finished
+_digests: Kept[Hashable, Any] = Kept(PLAYED_CACHED)  # (club, zone, season) -> _Sums, the running sums
+_rated: Kept[Hashable, Any] = Kept(FIGURES_CACHED)  # (club, game, mark of its all-time rows) -> ratings
+_merges: Kept[tuple[str, int], dict[int, int]] = Kept(FIGURES_CACHED)  # (club, version) -> merged entries
+_runs: Kept[tuple[str, str], Any] = Kept(FIGURES_CACHED)  # (club, game) -> the ratings of its last run of matches
 _marks = itertools.count(1)  # every change to a game's rows in any kept sums takes the next number
 BATCH = 500
 SETTLE_AFTER = 2000  # rows read at once after which what the process keeps is taken out of the collector's walks
-_lock = threading.Lock()
 _updating = threading.Lock()
 T = TypeVar("T")
 
@@ -72,16 +71,9 @@ class ClubView:
 
 
 def cached(club: Club, season: Season | None, what: tuple[object, ...], compute: Callable[[], T],
-           kept: LRUCache = _cache) -> T:
+           kept: Kept[Hashable, Any] = _cache) -> T:
     """compute(), kept per club stamp, season and what: a write to the club or any of its matches misses."""
-    key = (stamp(club), None if season is None else season.id, what)
-    with _lock:
-        if key in kept:
-            return kept[key]
-    value = compute()
-    with _lock:
-        kept[key] = value
-    return value
+    return cast(T, kept.fetch((stamp(club), None if season is None else season.id, what), compute))
 
 
 class Finished:
@@ -225,14 +217,8 @@ class _Sums:
 def merged(club: Club) -> dict[int, int]:
     """Merged entry -> who they are now, kept per club version (a merge, or its undoing, raises it): a big
     roster is not read again after every result."""
-    key = (club.public_id, club.version)
-    with _lock:
-        kept = _merges.get(key)
-    if kept is None:
-        kept = {player: now for player, now in resolver(club).items() if player != now}
-        with _lock:
-            _merges[key] = kept
-    return kept
+    return _merges.fetch((club.public_id, club.version),
+                         lambda: {player: now for player, now in resolver(club).items() if player != now})
 
 
 class SeasonReading:
@@ -261,15 +247,13 @@ class SeasonReading:
     def __call__(self) -> Finished:
         """Bring the kept sums up to date and read the season from them."""
         with _updating:  # the sums change in place: one update at a time, and none half done if one fails
-            with _lock:
-                before = _digests.pop(self.where, None)
+            before = _digests.pop(self.where)
             # Who each merged entry is now: a player added since changes no seating, a merge does.
             now = merged(self.club)
             sums = _Sums(now) if before is None else before.seated_by(now)
             read = self.catch_up(sums, self.written(sums.seen))
             result = self.finished(sums)
-            with _lock:
-                _digests[self.where] = sums
+            _digests.put(self.where, sums)
         if read >= SETTLE_AFTER:
             settle()
         return result
@@ -395,19 +379,15 @@ def rated(club: Club, game: str, every: Finished, matches: Callable[[], list[Pla
     Without the game in every (a write between the two reads), from the season's matches, not kept."""
     if game not in every.marks:
         return club_ratings.ratings(game, matches())
-    key = (club.public_id, game, every.marks[game])
-    with _lock:
-        if key in _rated:
-            return _rated[key]
-    with _lock:
+
+    def rate() -> Any:
         before = _runs.get((club.public_id, game))
-    run = before.then(game, every.of_game(game)) if before is not None else \
-        club_ratings.Rated.of(game, every.of_game(game))
-    value = run.table()
-    with _lock:
-        _rated[key] = value
-        _runs[(club.public_id, game)] = run
-    return value
+        run = before.then(game, every.of_game(game)) if before is not None else \
+            club_ratings.Rated.of(game, every.of_game(game))
+        _runs.put((club.public_id, game), run)
+        return run.table()
+
+    return _rated.fetch((club.public_id, game, every.marks[game]), rate)
 
 
 def player_view(club: Club, player_id: int, season: Season | None) -> dict[str, Stats]:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import random
 import secrets
-import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from cachetools import LRUCache, cached
 from flask import Flask, current_app
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -21,6 +19,7 @@ from ..db import db, write_turn
 from ..games import GAMES, InvalidHand, Reason
 from ..games.base import N_, Entry, Replay, parse_players
 from ..i18n import LANGUAGES
+from ..kept import Kept
 from ..models import Hand, HandChange, Match, utcnow
 from ..refusals import Refusal, refuse
 from . import receipts
@@ -261,15 +260,15 @@ def stored_replay(match: Match, entries: list[Entry] | None = None) -> Replay:
 
 
 REPLAYS_CACHED = 512
+_replays: Kept[tuple[str, int], Replay] = Kept(REPLAYS_CACHED)  # (match, version) -> its replay (cached_replay)
 
 
-@cached(LRUCache(maxsize=REPLAYS_CACHED), key=lambda match: (match.public_id, match.version), lock=threading.Lock())
 def cached_replay(match: Match) -> Replay:
     """The replayed match for reading (pages, polls), kept per match version; never play into it.
 
     Every write raises the version, so a kept replay is never served for a changed match.
     """
-    return stored_replay(match)
+    return _replays.fetch((match.public_id, match.version), lambda: stored_replay(match))
 
 
 def _commit(match: Match, once: Pending | None = None, played: Replay | None = None, number: int = 0) -> None:

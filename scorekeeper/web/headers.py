@@ -9,10 +9,9 @@ with a form) is sent with Cache-Control: no-store, so no browser cache, proxy or
 
 from __future__ import annotations
 
-import threading
-
-from cachetools import LRUCache
 from flask import Flask, Response, current_app, g, request
+
+from ..kept import Kept
 
 POLICY = "; ".join((
     "default-src 'self'",
@@ -54,18 +53,11 @@ def holds_secret(response: Response) -> bool:
     body = response.get_data()
     # A kept page is the same bytes object view after view, and a bytes object keeps its hash: its scan
     # is remembered by the hash, the length and both ends (a page of forty kilobytes, five scans a view).
-    key = (hash(body), len(body), body[:64], body[-64:])
-    with _scanned_lock:
-        known = _scanned.get(key)
-    if known is None:
-        known = any(mark in body for mark in SECRETS)
-        with _scanned_lock:
-            _scanned[key] = known
-    return known
+    return _scanned.fetch((hash(body), len(body), body[:64], body[-64:]),
+                          lambda: any(mark in body for mark in SECRETS))
 
 
-_scanned: LRUCache = LRUCache(maxsize=1024)  # what the scan found in the latest bodies (holds_secret)
-_scanned_lock = threading.Lock()
+_scanned: Kept[tuple[int, int, bytes, bytes], bool] = Kept(1024)  # what the scan found in the latest bodies
 
 
 def secure(response: Response) -> Response:

@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable, Hashable
 from pathlib import Path
 
-from cachetools import LRUCache
 from flask import current_app, request
 
+from ..kept import Kept
 from .hosts import HOST
 
 BUDGET = 8_000_000  # characters kept per worker process; the oldest pages go first
@@ -107,8 +107,7 @@ class PageCache:
     """
 
     def __init__(self, budget: int = BUDGET):
-        self._pages: LRUCache[Hashable, str] = LRUCache(maxsize=budget, getsizeof=len)
-        self._lock = threading.Lock()  # cachetools' caches are not thread-safe by themselves
+        self._pages: Kept[Hashable, str] = Kept(maxsize=budget, sizeof=len)
 
     def __len__(self) -> int:
         return len(self._pages)
@@ -116,22 +115,17 @@ class PageCache:
     @property
     def size(self) -> int:
         """Characters kept now."""
-        return int(self._pages.currsize)
+        return self._pages.size
 
     def get(self, key: Hashable) -> str | None:
-        with self._lock:
-            return self._pages.get(key)
+        return self._pages.get(key)
 
     def put(self, key: Hashable, page: str) -> str:
         """Keep page under key (dropping the least recently used beyond the budget); return it."""
-        if len(page) <= self._pages.maxsize:
-            with self._lock:
-                self._pages[key] = page
-        return page
+        return self._pages.put(key, page)
 
     def clear(self) -> None:
-        with self._lock:
-            self._pages.clear()
+        self._pages.clear()
 
 
 class SharedPages(PageCache):
