@@ -2,7 +2,12 @@
 
 A proposal is drawn by the seating engine (club/engine/seating.py) from the players present and the
 season's history (who met, who partnered, who sat out), so the same seed over the same history draws
-the same round. Confirming stores the round and its tables and starts each table's match with its
+the same round. The draw is CPU work (a bounded search, under a second for 400 players): in a gevent
+worker it runs in a real thread (``render_slots.off_the_hub``, as a PDF render does), one draw at a
+time per process, so the worker's other requests, the phones' polls among them, are answered meanwhile.
+A drawn round is kept (``PROPOSALS_KEPT``) under everything it was drawn from, so the proposal's page
+shown again, each swap and the confirmation of a proposal by its seed take it from there.
+Confirming stores the round and its tables and starts each table's match with its
 seats in the drawn order, the first seat declaring or dealing first. Every seated phone can enter
 hands: a table's edit key is made from the app's secret and the match, so the page that seats a
 player can hand it over without any key being stored.
@@ -22,21 +27,22 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any, NamedTuple
 
-from cachetools import LRUCache
 from flask import current_app
-from sqlalchemy import func, select, update
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import links
+from .. import links, serving
 from ..db import db
 from ..games import GAMES
 from ..games.base import N_
+from ..kept import Kept
 from ..match import matches
 from ..models import Club, ClubPlayer, ClubResult, Evening, EveningRound, EveningTable, Hand, Match, Season
 from ..refusals import refuse
+from ..render_slots import off_the_hub
 from . import evenings, service
 from .engine import seating
-from .results import in_season, resolver
+from .results import in_season, last_write, resolver
 
 SEED_BITS = 31  # seeds fit a signed 32-bit integer in every client
 
@@ -76,8 +82,9 @@ def season_holding(club: Club, day: date) -> Season | None:
 
 
 PASTS_KEPT = 8  # seasons' pasts kept between the rounds of their evenings: a few clubs drawing at once
-_pasts: LRUCache = LRUCache(maxsize=PASTS_KEPT)
-_pasts_lock = threading.Lock()
+READ_BATCH = 1000  # matches of a season's past read between two breaths of the worker (serving.breathe)
+Meetings = tuple[dict[seating.Pair, int], dict[seating.Pair, int]]
+_pasts: Kept[tuple[object, ...], Meetings] = Kept(PASTS_KEPT)  # past_meetings, under what they were read from
 
 
 def season_history(club: Club, day: date, evening: Evening | None = None) -> seating.History:
@@ -115,7 +122,8 @@ def past_meetings(club: Club, season: Season | None, day: date, now: dict[int, i
                   ) -> tuple[dict[seating.Pair, int], dict[seating.Pair, int]]:
     """Meetings and partners in the season's club matches of the days before (not tables of tonight), seated as
     now: kept while the same matches stand there (their number and ids), so only a change to them reads again.
-    The counts are shared: copy them to change them."""
+    The counts are shared: copy them to change them. The rows are read here, the worker breathing between
+    batches; counting them (a season of thousands of matches) runs off the gevent hub, as the draw does."""
     past = in_season(select(Match.id, Match.game, Match.seat_ids).join(ClubResult, ClubResult.match_id == Match.id)
                      .where(ClubResult.club_id == club.id, ClubResult.day < day), season)
     if tonight:
@@ -123,16 +131,27 @@ def past_meetings(club: Club, season: Season | None, day: date, now: dict[int, i
     counted = past.with_only_columns(func.count(Match.id), func.coalesce(func.sum(Match.id), 0))
     key = (club.public_id, None if season is None else season.id, day, tuple(sorted(now.items())),
            tuple(db.session.execute(counted).one()))
-    with _pasts_lock:
-        if key in _pasts:
-            return _pasts[key]
+    found = _pasts.get(key)
+    if found is not None:
+        return found
+    rows = []
+    for read, (_match, game, ids) in enumerate(db.session.execute(past), 1):
+        if ids:
+            rows.append((game, ids))
+        if read % READ_BATCH == 0:
+            serving.breathe()  # a first read of a big season: the worker's other phones in between
+    met, partnered = off_the_hub(lambda: meetings_of(rows, now)) if rows else ({}, {})
+    _pasts.put(key, (met, partnered))
+    return met, partnered
+
+
+def meetings_of(tables: Sequence[tuple[str, Sequence[int]]], now: dict[int, int]
+                ) -> tuple[dict[seating.Pair, int], dict[seating.Pair, int]]:
+    """The meetings and partners of these tables (game, seat ids), seated as now."""
     met: dict[seating.Pair, int] = {}
     partnered: dict[seating.Pair, int] = {}
-    for _match, game, ids in db.session.execute(past):
-        if ids:
-            seating.add_table(met, partnered, game, [now.get(seat, seat) for seat in ids])
-    with _pasts_lock:
-        _pasts[key] = (met, partnered)
+    for game, ids in tables:
+        seating.add_table(met, partnered, game, [now.get(seat, seat) for seat in ids])
     return met, partnered
 
 
@@ -146,15 +165,51 @@ def new_seed() -> int:
     return secrets.randbits(SEED_BITS)
 
 
+PROPOSALS_KEPT = 32  # drawn rounds kept per process: a few admins drawing, swapping and redrawing at once
+_proposals: Kept[tuple[object, ...], seating.Round] = Kept(PROPOSALS_KEPT)  # drawn rounds, under proposal_key
+# One draw at a time per process: another waits its turn (cooperatively in a gevent worker), so two admins
+# redrawing at once never take two of the worker's turns at the interpreter from its other requests.
+_drawing = threading.BoundedSemaphore(1)
+_CLUBS = Club.__table__.c
+_STAMP = select(_CLUBS.version, *last_write(_CLUBS.id)).where(_CLUBS.id == bindparam("club"))
+
+
 def propose(club: Club, evening: Evening, game: str | Sequence[str], seed: int | None = None
             ) -> tuple[int, seating.Round]:
-    """The next round drawn for the players present: (seed, round); a fresh seed when none is given."""
+    """The next round drawn for the players present: (seed, round); a fresh seed when none is given.
+
+    Kept under its inputs (``proposal_key``): asked again with the same seed, it is not searched again.
+    The search runs off the gevent hub, one at a time per process.
+    """
     _own(club, evening)
     seed = new_seed() if seed is None else seed
     tonight = [seating.Round(tuple(seating.Table(table.game, tuple(table.seat_ids)) for table, _match in tables),
                              tuple(made.sat_out)) for made, tables in rounds_of(evening)]
-    return seed, seating.draw(present(club, evening), _games(game), season_history(club, evening.day, evening), seed,
-                              tonight)
+    here, games = present(club, evening), _games(game)
+    key = proposal_key(club, evening, games, seed, here, tonight)
+    kept = _kept(key)
+    if kept is not None:
+        return seed, kept
+    history = season_history(club, evening.day, evening)
+    with _drawing:
+        kept = _kept(key)  # drawn by a request that held the turn before this one (a second tap)
+        if kept is None:
+            kept = _proposals.put(key, off_the_hub(lambda: seating.draw(here, games, history, seed, tonight)))
+    return seed, kept
+
+
+def proposal_key(club: Club, evening: Evening, games: str | list[str], seed: int, here: Sequence[int],
+                 tonight: Sequence[seating.Round]) -> tuple[object, ...]:
+    """Everything a proposal is drawn from: the club (its id, and its version and last write as the database
+    holds them now: any change to its roster, seasons, evenings or matches), the evening and its day, who is
+    present, tonight's rounds, the games and the seed."""
+    version, changed, count = db.session.execute(_STAMP, {"club": club.id}).one()
+    return (club.public_id, int(version), int(changed), int(count), evening.id, evening.day, tuple(here),
+            tuple(tonight), games if isinstance(games, str) else tuple(games), seed)
+
+
+def _kept(key: tuple[object, ...]) -> seating.Round | None:
+    return _proposals.get(key)
 
 
 def _games(game: Any) -> str | list[str]:

@@ -5,6 +5,13 @@ together (this evening's meetings first, then the season's), found by a greedy s
 tables, from several drawn starts; at a game played in teams, the partners who partnered least tonight,
 then this season. Then the seat order round each table is drawn (partners keep their team's seats), so
 seat 0, the first declarer or dealer, is drawn too. The same seed gives the same round.
+
+The search is bounded by the work it does, not by the clock: a draw takes at most ``WORK`` looks at a
+pair of players (a swap weighed, a seat chosen, a count copied), the same on every machine and under any
+load, so a seed still draws one round. An evening of a few dozen players never reaches the bound: every
+start is made and every tie looked past, as the search always did. A large evening makes fewer starts
+(each costs the square of the players present) and looks ahead less: 400 players are seated in about
+half a second on two cores (bench/seating_draw.py) where the unbounded search took several.
 """
 
 from __future__ import annotations
@@ -18,14 +25,48 @@ from itertools import combinations
 from ...games import GAMES, kozyol
 from ...games.base import N_, refuse
 
-__all__ = ["History", "Round", "Table", "draw", "evening", "greedy_draw", "history_of", "pair", "partners", "plan",
-           "repeat_meetings", "round_seed", "swap"]
+__all__ = ["WORK", "History", "Round", "Table", "Work", "draw", "evening", "greedy_draw", "history_of", "pair",
+           "partners", "plan", "repeat_meetings", "round_seed", "swap"]
 
 Pair = tuple[int, int]
 # Games played in teams, and how many: seat s is in team s % teams (Kozyol: seats 0 and 2 against 1 and 3).
 TEAMS: dict[str, int] = {kozyol.GAME.slug: kozyol.TEAMS}
-STARTS = 24  # drawn starts of the search per round; the best table plan of all is kept
+STARTS = 24  # drawn starts of the search per round at most; the best table plan of all is kept
 LOOKAHEAD = 6  # drawn starts of the next round, to choose between equally good plans
+# The looks at a pair of players a draw may take (Work), starts first, then looks ahead with what they
+# leave. 100 players take under half of it; 400 make 6 to 12 starts of the 24 (bench/seating_draw.py).
+WORK = 4_000_000
+
+
+class Work:
+    """The looks a draw may still take, counted by the search as it goes; None: no bound.
+
+    Once an ask is refused, every later one is too: the search stops where it is and keeps what it has.
+
+    >>> work = Work(10)
+    >>> work.spend(4), work.affords(6), work.spend(7), work.spend(1), work.affords(0), work.spent
+    (True, True, False, False, False, 4)
+    >>> Work(None).spend(10**9)
+    True
+    """
+
+    def __init__(self, units: int | None) -> None:
+        self.left = units
+        self.spent = 0
+
+    def spend(self, units: int) -> bool:
+        """Take these units when they are left; refuse (and take none, nor any later) when they are not."""
+        if self.left is not None:
+            if units > self.left:
+                self.left = 0
+                return False
+            self.left -= units
+        self.spent += units
+        return True
+
+    def affords(self, units: int) -> bool:
+        """Whether this much is still left; once all is spent (or an ask was refused), nothing is."""
+        return self.left is None or 0 < self.left >= units
 
 
 def pair(a: int, b: int) -> Pair:
@@ -180,7 +221,16 @@ class Costs:
 
     @staticmethod
     def counts(players: Sequence[int], by_pair: Mapping[Pair, int]) -> list[list[int]]:
-        return [[by_pair.get(pair(a, b), 0) if a != b else 0 for b in players] for a in players]
+        """The counts by index: from the pairs counted when they are fewer than the pairs present, else pair by pair."""
+        if 2 * len(by_pair) >= len(players) ** 2:
+            return [[by_pair.get(pair(a, b), 0) if a != b else 0 for b in players] for a in players]
+        index = {player: at for at, player in enumerate(players)}
+        made = [[0] * len(players) for _ in players]
+        for (a, b), count in by_pair.items():
+            i, j = index.get(a), index.get(b)
+            if i is not None and j is not None and i != j:
+                made[i][j] = made[j][i] = count
+        return made
 
     @staticmethod
     def weighed(season: list[list[int]], tonight: list[list[int]]) -> list[list[int]]:
@@ -227,44 +277,54 @@ def splits(group: list[int], teams: int) -> Iterable[list[list[int]]]:
             yield [[first, *others], *more]
 
 
-def greedy(order: Sequence[int], sizes: Sequence[int], costs: Costs) -> list[list[int]]:
-    """Each player in turn to the table with room where they add the fewest meetings (the first such table)."""
+def greedy(order: Sequence[int], sizes: Sequence[int], costs: Costs, work: Work | None = None) -> list[list[int]]:
+    """Each player in turn to the table with room where they add the fewest meetings (the first such table).
+
+    Always made whole (a plan needs every seat); its looks are counted to the work, if one is given.
+    """
     groups: list[list[int]] = [[] for _ in sizes]
     for player in order:
         row = costs.met[player]
         open_ = [t for t, group in enumerate(groups) if len(group) < sizes[t]]
-        groups[min(open_, key=lambda t: sum(row[other] for other in groups[t]))].append(player)
+        groups[min(open_, key=lambda t: sum([row[other] for other in groups[t]]))].append(player)
+    if work is not None:
+        work.spend(len(order) * (len(order) + len(sizes)) // 2)
     return groups
 
 
-def settle(groups: list[list[int]], games: Sequence[str], costs: Costs) -> tuple[int, int]:
+def settle(groups: list[list[int]], games: Sequence[str], costs: Costs, work: Work | None = None) -> tuple[int, int]:
     """Swap players between tables while a swap lowers the meetings, or keeps them and lowers the partnerships.
 
-    Works in place; returns the groups' cost (meetings, partnerships).
+    Works in place; returns the groups' cost (meetings, partnerships). Each player's looks at the players
+    after it are taken from the work first: once none are left the swaps stop, the tables as they are then.
     """
     met, count = costs.met, len(costs.met)
+    if work is not None and not work.spend(count * count):
+        return cost_of(groups, games, costs)
     at = [0] * count
     for t, group in enumerate(groups):
         for player in group:
             at[player] = t
-    sums = [[sum(met[i][j] for j in group) for group in groups] for i in range(count)]
+    sums = [[sum([row[j] for j in group]) for group in groups] for row in met]
     paired = [costs.teams(game, group)[0] for game, group in zip(games, groups, strict=True)]
     moved = True
     while moved:
         moved = False
         for x in range(count):
+            if work is not None and not work.spend(count - x - 1):
+                return cost_of(groups, games, costs)
+            a, sx, row = at[x], sums[x], met[x]
             for y in range(x + 1, count):
-                a, b = at[x], at[y]
+                b = at[y]
                 if a == b:
                     continue
-                sx, sy = sums[x], sums[y]
-                delta = sy[a] - sx[a] + sx[b] - sy[b] - 2 * met[x][y]
-                if delta > 0:
+                sy = sums[y]
+                delta = sy[a] - sx[a] + sx[b] - sy[b] - 2 * row[y]
+                if delta > 0 or not (delta or paired[a] or paired[b]):  # no partnership cost falls below none
                     continue
                 table_a = [y if player == x else player for player in groups[a]]
                 table_b = [x if player == y else player for player in groups[b]]
-                after = (costs.teams(games[a], table_a)[0], costs.teams(games[b], table_b)[0]) \
-                    if paired[a] or paired[b] or delta else (0, 0)  # no partnership cost falls below none
+                after = costs.teams(games[a], table_a)[0], costs.teams(games[b], table_b)[0]
                 if delta == 0 and sum(after) >= paired[a] + paired[b]:
                     continue
                 groups[a], groups[b], paired[a], paired[b] = table_a, table_b, *after
@@ -273,9 +333,17 @@ def settle(groups: list[list[int]], games: Sequence[str], costs: Costs) -> tuple
                     change = met[i][y] - met[i][x]
                     sums[i][a] += change
                     sums[i][b] -= change
+                if work is not None:
+                    work.spend(count)  # the sums brought up to date; a refusal here stops at the next player
+                a = b
                 moved = True
-    meetings = sum(met[a][b] for group in groups for a, b in combinations(group, 2))
-    return meetings, sum(paired)
+    return cost_of(groups, games, costs)
+
+
+def cost_of(groups: Sequence[Sequence[int]], games: Sequence[str], costs: Costs) -> tuple[int, int]:
+    """What the tables cost: (meetings, partnerships)."""
+    meetings = sum(costs.met[a][b] for group in groups for a, b in combinations(group, 2))
+    return meetings, sum(costs.teams(game, group)[0] for game, group in zip(games, groups, strict=True))
 
 
 def start(present: Sequence[int], game: str | Sequence[str], history: History, rng: random.Random,
@@ -310,33 +378,69 @@ def seat_round(seated_ids: Sequence[int], games: Sequence[str], groups: list[lis
 
 
 def draw(present: Sequence[int], game: str | Sequence[str], history: History, seed: int,
-         tonight: Sequence[Round] = ()) -> Round:
-    """One round's proposal; tonight: the evening's rounds before it (also counted in history), if any."""
+         tonight: Sequence[Round] = (), work: int | None = WORK) -> Round:
+    """One round's proposal; tonight: the evening's rounds before it (also counted in history), if any.
+
+    work: the looks at a pair of players the search may take (None: as many as it wants). The same
+    arguments draw the same round, whatever the machine and however busy it is.
+    """
     rng = random.Random(seed)
     players, games, sizes, sat_out, costs = start(present, game, history, rng, tonight)
+    starting = Work(work)
     order = list(range(len(players)))
     found: dict[frozenset[frozenset[int]], tuple[tuple[int, int], list[list[int]]]] = {}
+    dearest = 0  # the most one start took so far: another is made only while as much is left
     for _ in range(STARTS):
+        if found and not starting.affords(dearest):
+            break
+        before = starting.spent
         rng.shuffle(order)
-        groups = greedy(order, sizes, costs)
-        found.setdefault(frozenset(map(frozenset, groups)), (settle(groups, games, costs), groups))
+        groups = greedy(order, sizes, costs, starting)
+        found.setdefault(frozenset(map(frozenset, groups)), (settle(groups, games, costs, starting), groups))
+        dearest = max(dearest, starting.spent - before)
     least = min(cost for cost, _ in found.values())
     best = [groups for cost, groups in found.values() if cost == least]
     if len(best) > 1:  # equally good: the one that leaves the next round the fewest meetings
-        best.sort(key=lambda groups: next_round(groups, games, sizes, costs, rng))
+        looking = Work(None if work is None else work - starting.spent)
+        best = ahead(best, games, sizes, costs, rng, looking, dearest)
     return seat_round(players, games, best[0], sat_out, costs, rng)
 
 
+def ahead(best: list[list[list[int]]], games: Sequence[str], sizes: Sequence[int], costs: Costs,
+          rng: random.Random, work: Work, dearest: int) -> list[list[list[int]]]:
+    """Equally good plans, the one that leaves the next round the fewest meetings first (ties in their order).
+
+    Each is looked past in turn while the work left covers what the dearest look so far took (at first, a
+    second start's worth); the plans not looked past are left out. None looked past: the first plan.
+    """
+    looked: list[tuple[int, list[list[int]]]] = []
+    need, dearest_look = 2 * dearest, 0
+    for groups in best:
+        if not work.affords(need):
+            break
+        before = work.spent
+        looked.append((next_round(groups, games, sizes, costs, rng, work), groups))
+        dearest_look = max(dearest_look, work.spent - before)
+        need = dearest_look
+    looked.sort(key=lambda scored: scored[0])
+    return [groups for _, groups in looked] or best[:1]
+
+
 def next_round(groups: list[list[int]], games: Sequence[str], sizes: Sequence[int], costs: Costs,
-               rng: random.Random) -> int:
+               rng: random.Random, work: Work | None = None) -> int:
     """The fewest meetings found for a next round of the same players after these tables."""
     later = costs.after(groups)
-    order = list(range(len(later.met)))
+    count = len(later.met)
+    if work is not None:
+        work.spend(3 * count * count)  # the counts copied and weighed again
+    order = list(range(count))
     least = None
     for _ in range(LOOKAHEAD):
+        if least is not None and work is not None and not work.affords(count * count):
+            break
         rng.shuffle(order)
-        trial = greedy(order, sizes, later)
-        meetings = settle(trial, games, later)[0]
+        trial = greedy(order, sizes, later, work)
+        meetings = settle(trial, games, later, work)[0]
         least = meetings if least is None else min(least, meetings)
         if not least:
             break
