@@ -26,6 +26,7 @@ from .web.club import (
     admin as club_admin,
     evening_results as club_results_pages,
     evenings as club_evenings,
+    members as club_members,
     pages as club_pages,
     rounds as club_rounds,
     table_cards as club_table_cards,
@@ -59,7 +60,8 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     static_files.init_app(app)
     compression.init_app(app)  # its after-request hook runs after all but the above: the others see the plain body
     for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp,
-                      installable.bp, club_pages.bp, club_admin.bp, club_evenings.bp, club_rounds.bp,
+                      installable.bp, club_pages.bp, club_admin.bp, club_evenings.bp, club_members.bp,
+                      club_rounds.bp,
                       club_agreements_bp, club_table_cards.bp, club_results_pages.bp, club_api.bp,
                       evening_results_api.bp):
         app.register_blueprint(blueprint)

@@ -20,7 +20,7 @@ REDACTED = "[redacted]"
 SCHEME = re.compile(r"\A(\S+)(\s+)\S")  # a scheme, then its credentials
 TOKEN = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])")  # secrets.token_urlsafe(24)
 HEX = re.compile(r"[0-9a-fA-F]{32}")
-SECRET_HEADERS = ("authorization", "proxy-authorization", "cookie", "set-cookie")
+SECRET_HEADERS = ("authorization", "proxy-authorization", "cookie", "set-cookie", "club-member-key", "club-admin-key")
 
 
 def spelled(word: str) -> str:
@@ -32,11 +32,12 @@ def spelled(word: str) -> str:
 
 
 # Where a key travels: the edit link's ?key= (any parameter whose name holds "key", = as %3D too);
-# the admin link's segment after /join/ (slashes doubled or encoded); a Bearer credential. Only the
-# secret part is replaced.
+# the admin link's segment after /join/ and a member link's after /member/ (slashes doubled or encoded);
+# a Bearer credential. Only the secret part is replaced.
 RULES = [re.compile(pattern, re.IGNORECASE) for pattern in (
     spelled("key") + r"[^\s\"'&#=?/]{0,64}?(?:=|%(?:25)*3d)(?P<secret>[^\s\"'&#<>\\\x00-\x1f\x7f]+)",
     spelled("join") + r"(?:/|%(?:25)*2f)+(?P<secret>[^\s\"'/?#\\\x00-\x1f\x7f]+)",
+    spelled("member") + r"(?:/|%(?:25)*2f)+(?P<secret>[^\s\"'/?#\\\x00-\x1f\x7f]+)",
     spelled("bearer") + r"(?:\s|\+|%(?:25)*20)+(?P<secret>[^\s\"',;\\\x00-\x1f\x7f]+)",
 )]
 
@@ -52,6 +53,8 @@ def redact(text: str) -> str:
     '"GET /m/AbC/join?key=[redacted] HTTP/1.1" 302'
     >>> redact("GET /c/AbC/join/s3cret/x")
     'GET /c/AbC/join/[redacted]/x'
+    >>> redact("GET /c/AbC/member/s3cret HTTP/1.1")
+    'GET /c/AbC/member/[redacted] HTTP/1.1'
     """
     for rule in RULES:
         text = rule.sub(hide, text)
@@ -72,6 +75,8 @@ def without_tokens(text: str) -> str:
 
 def redact_header(name: str, value: str) -> str:
     """A header's value with its secret taken out: credentials after the scheme, every cookie's value."""
+    if name in ("club-member-key", "club-admin-key"):
+        return REDACTED if value.strip() else value
     if name.endswith("authorization"):
         scheme = SCHEME.match(value)
         if scheme:

@@ -46,6 +46,9 @@ class Match(db.Model):
     club_id: Mapped[int | None] = mapped_column(ForeignKey("clubs.id", name="fk_matches_club_id"), nullable=True,
                                                 index=True, default=None)
     seat_ids: Mapped[list[int] | None] = mapped_column(JSON(none_as_null=True), nullable=True, default=None)
+    # Who started a club match: "admin" (the club's admin key, a round's tables), "member" (a proven member's
+    # phone), None for anyone else with the club link (or a match from before this was kept): the admin may delete it.
+    started_by: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
 
     # Hands load only when used: a poll (304) or a page served from the standings cache reads
     # the match row alone; replaying, recording and editing load them with one indexed query.
@@ -154,6 +157,10 @@ class ClubPlayer(db.Model):
     folded: Mapped[str | None] = mapped_column(String(160), nullable=True)
     merged_into: Mapped[int | None] = mapped_column(ForeignKey("club_players.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The hash of this member's own link (web/club/members.py): the phone that opened it is this player. None: no link yet.
+    member_key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    # A name typed at a match start by someone who is neither the admin nor a proven member, until the admin keeps it.
+    guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class Season(db.Model):
@@ -205,6 +212,8 @@ class Attendance(db.Model):
     answer: Mapped[str] = mapped_column(String(8), default="in")  # "in" or "out"
     present: Mapped[bool] = mapped_column(Boolean, default=False)
     key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    # Whether the answer came from the member's proven phone or the admin: only such an answer counts for the draw.
+    proven: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
 
 
@@ -249,6 +258,9 @@ class Agreement(db.Model):
     match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int]  # 0-based, as in Match.players
     phone: Mapped[str] = mapped_column(String(64))  # a hash of the agreeing phone's own key
+    # The proven member who agreed (the club player in that seat); None for an agreement from before members proved it.
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("club_players.id", ondelete="SET NULL"), nullable=True,
+                                                  default=None)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

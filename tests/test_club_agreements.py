@@ -1,9 +1,10 @@
-"""Results the table agrees: "Agreed" from each phone, the lock it makes, and the admin's changes with a reason.
+"""Results the table agrees: "Agreed" from each member's phone, the lock it makes, and the admin's changes with a reason.
 
-Store side and pages, on both databases: a finished club match is agreed seat by seat (one agreement per
-phone and per seat), a change before the lock clears the agreements, a locked match refuses any write
-without the club's admin key (403 with one sentence) and takes the admin's with a reason, which the
-history shows; the printed sheet says who agreed and when, in the club's time zone.
+Store side and pages, on both databases: a finished club match is agreed by the members who sat at it,
+each in their own seat from their own phone (their member link opened; the edit link says nobody), once
+each; a change before the lock clears the agreements, a locked match refuses any write without the
+club's admin key (403 with one sentence) and takes the admin's with a reason, which the history shows;
+the printed sheet says who agreed and when, in the club's time zone.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from helpers.agreements import (
     asking_club,
     club_match,
     finished_match,
+    member_phone,
     phone,
     token,
 )
@@ -35,6 +37,19 @@ from scorekeeper.models import Agreement, HandChange
 from scorekeeper.refusals import Refusal
 
 LOCKED = "Agreed by Ann, Bob: locked. The club's admin can change it."
+
+
+def flashed(client: FlaskClient, answer) -> list[str]:
+    """The flashes of the page an answer sent the phone back to."""
+    return [html.unescape(one) for one in FLASH.findall(client.get(answer.headers["Location"]).text)]
+
+
+def newcomer(app: Flask, club: dict) -> int:
+    """A member of the roster who sat at none of the club's matches."""
+    from scorekeeper.club import roster, service
+
+    with app.app_context():
+        return roster.add_player(service.find(club["id"]), "Eve").id
 
 
 def agreed_by(app: Flask, public_id: str) -> list[str]:
@@ -54,17 +69,19 @@ def correct(client: FlaskClient, public_id: str, points: int, **extra: str):
 def test_two_agreements_lock_a_finished_match_and_a_second_tap_changes_nothing(app: Flask, client: FlaskClient):
     club = asking_club(app, client)
     match = finished_match(client, club)
+    ann, bob = match["seat_ids"][:2]
     with app.app_context():
         version = matches.find(match["id"]).version
-        _made, standing = agreements.agree(match["id"], 0, "phone-of-ann")
+        _made, standing = agreements.agree(match["id"], ann, "Ann")
         assert [one.name for one in standing.agreed] == ["Ann"] and not standing.locked
-        agreements.agree(match["id"], 0, "phone-of-ann")  # the same phone again: nothing new
+        agreements.agree(match["id"], ann, "Ann", 0)  # the same member again: nothing new
         assert len(db.session.query(Agreement).all()) == 1
-        with pytest.raises(matches.Conflict, match="Ann has already agreed, from another phone."):
-            agreements.agree(match["id"], 0, "phone-of-bob")
-        with pytest.raises(matches.Conflict, match="This phone has already agreed as Ann."):
-            agreements.agree(match["id"], 1, "phone-of-ann")
-        _made, standing = agreements.agree(match["id"], 1, "phone-of-bob")
+        assert agreements.agreed_seat(matches.find(match["id"]), ann) == 0
+        with pytest.raises(agreements.NotTheirs, match="You sat as Bob: agree in your own seat."):
+            agreements.agree(match["id"], bob, "Bob", 0)  # not in Ann's seat
+        with pytest.raises(agreements.NotTheirs, match="You sat as Ann: agree in your own seat."):
+            agreements.agree(match["id"], ann, "Ann", 1)  # nor Ann in a second one
+        _made, standing = agreements.agree(match["id"], bob, "Bob")
         assert standing.locked and agreements.is_locked(matches.find(match["id"]))
         assert matches.find(match["id"]).version == version + 2  # pages, polls and sheets see each agreement
         with pytest.raises(agreements.Locked, match=LOCKED):
@@ -79,14 +96,36 @@ def test_an_unfinished_match_or_a_club_that_asks_nothing_cannot_be_agreed(app: F
     silent = finished_match(client, asking_club(app, client, agree_to_lock=0))
     with app.app_context():
         with pytest.raises(matches.Conflict, match="A match can be agreed once it is finished."):
-            agreements.agree(playing["id"], 0, "phone")
+            agreements.agree(playing["id"], playing["seat_ids"][0])
         with pytest.raises(Refusal, match="This club does not ask its players to agree to a match."):
-            agreements.agree(silent["id"], 0, "phone")
+            agreements.agree(silent["id"], silent["seat_ids"][0])
     done = finished_match(client, club)
     with app.app_context():
-        for seat in (-1, 4, "0", None, True, 1.0):
+        for seat in (-1, 4, "0", True, 1.0):
             with pytest.raises(Refusal, match="Choose your seat"):
-                agreements.agree(done["id"], seat, "phone")
+                agreements.agree(done["id"], done["seat_ids"][0], "Ann", seat)
+        assert agreements.agreements(matches.find(done["id"])) == []
+
+
+def test_only_a_proven_member_who_sat_at_the_match_agrees_and_in_a_seat_nobody_agreed_in(app: Flask,
+                                                                                        client: FlaskClient):
+    from scorekeeper.club import roster, service
+
+    club = asking_club(app, client)
+    match = finished_match(client, club)
+    eve = newcomer(app, club)
+    with app.app_context():
+        with pytest.raises(agreements.NotTheirs, match="Agree from your own phone"):
+            agreements.agree(match["id"], None)  # nobody proved who they are
+        with pytest.raises(agreements.NotTheirs, match="Eve did not play this match"):
+            agreements.agree(match["id"], eve, "Eve")
+        db.session.add(Agreement(match_id=matches.find(match["id"]).id, seat=0, phone="0" * 64))  # from before
+        db.session.commit()
+        with pytest.raises(matches.Conflict, match="Ann has already agreed, from another phone."):
+            agreements.agree(match["id"], match["seat_ids"][0], "Ann")
+        roster.merge_players(service.find(club["id"]), eve, match["seat_ids"][1])  # Bob was Eve entered twice
+        _made, standing = agreements.agree(match["id"], eve, "Eve")
+        assert [(one.seat, one.name) for one in standing.agreed] == [(0, "Ann"), (1, "Bob")]
 
 
 def test_a_change_before_the_lock_clears_the_agreements(app: Flask, client: FlaskClient):
@@ -124,8 +163,8 @@ def test_the_count_of_matches_not_yet_agreed(app: Flask, client: FlaskClient):
         from scorekeeper.club import service
 
         assert agreements.not_agreed_count(service.find(club["id"])) == 2
-        agreements.agree(first["id"], 0, "a")
-        agreements.agree(first["id"], 1, "b")
+        agreements.agree(first["id"], first["seat_ids"][0])
+        agreements.agree(first["id"], first["seat_ids"][1])
         assert agreements.not_agreed_count(service.find(club["id"])) == 1
         assert second  # still waiting
 
@@ -136,13 +175,16 @@ def test_the_count_of_matches_not_yet_agreed(app: Flask, client: FlaskClient):
 def test_two_phones_agree_and_a_third_is_refused_with_the_sentence(app: Flask, client: FlaskClient):
     club = asking_club(app, client)
     match = finished_match(client, club)
-    ann, bob, cid = phone(app, match), phone(app, match), phone(app, match)
+    ann, bob, cid = (member_phone(app, club, match, seat) for seat in range(3))
     page = ann.get(f"/m/{match['id']}").text
     assert "I am Ann: Agreed" in page and "2 more Agreed lock the match." in page
+    assert "I am Bob: Agreed" not in page  # one button, the member's own
     assert agree(ann, match, 0).status_code == 302
     assert "Agreed. Thank you." in ann.get(f"/m/{match['id']}").text
-    taken = agree(bob, match, 0)
-    assert "Ann has already agreed, from another phone." in bob.get(taken.headers["Location"]).text
+    taken = agree(bob, match, 0)  # Bob's phone, in Ann's seat
+    assert flashed(bob, taken) == ["You sat as Bob: agree in your own seat."]
+    page = bob.get(f"/m/{match['id']}").text
+    assert "I am Bob: Agreed" in page and "I am Ann: Agreed" not in page
     agree(bob, match, 1)
     assert agreed_by(app, match["id"]) == ["Ann", "Bob"]
     page = cid.get(f"/m/{match['id']}").text
@@ -170,10 +212,30 @@ def test_the_admin_phone_changes_a_hand_with_a_reason_and_the_history_shows_it(a
     assert agreed_by(app, match["id"]) == ["Ann", "Bob"]
 
 
+def test_a_phone_with_only_the_edit_link_agrees_for_nobody(app: Flask, client: FlaskClient):
+    club = asking_club(app, client)
+    match = finished_match(client, club)
+    table = phone(app, match)
+    page = html.unescape(table.get(f"/m/{match['id']}").text)
+    assert "I am " not in page and "Each player agrees from their own phone" in page
+    refused = agree(table, match, 0)
+    assert refused.status_code == 302 and flashed(table, refused) == [
+        "Agree from your own phone: open the member link the club's organiser gave you, then tap Agreed. An edit "
+        "link does not say who you are."]
+    eve = member_phone(app, club, None, newcomer(app, club))  # a member, but not of this table
+    assert eve.get(f"/m/{match['id']}/join?key={match['edit_key']}").status_code == 302
+    page = html.unescape(eve.get(f"/m/{match['id']}").text)
+    assert "I am " not in page and "Eve did not play this match: only its players agree to it." in page
+    assert flashed(eve, agree(eve, match, 0)) == ["Eve did not play this match: only its players agree to it."]
+    ann = member_phone(app, club, None, match["seat_ids"][0])  # Ann's own phone, without the edit link
+    assert agree(ann, match, 0).status_code == 403
+    assert agreed_by(app, match["id"]) == []
+
+
 def test_a_change_before_the_lock_says_it_clears_every_agreed(app: Flask, client: FlaskClient):
     club = asking_club(app, client, agree_to_lock=3)
     match = finished_match(client, club)
-    ann = phone(app, match)
+    ann = member_phone(app, club, match, 0)
     agree(ann, match, 0)
     page = ann.get(f"/m/{match['id']}").text
     assert "Changing a hand before then clears every Agreed" in page and "This phone agreed as Ann." in page
@@ -194,8 +256,8 @@ def test_the_sheet_says_who_agreed_and_when_in_the_club_time_zone(app: Flask, cl
         from scorekeeper.club import service
 
         service.set_time_zone(service.find(club["id"]), "Europe/Moscow")
-        agreements.agree(match["id"], 0, "a")
-        agreements.agree(match["id"], 1, "b")
+        agreements.agree(match["id"], match["seat_ids"][0])
+        agreements.agree(match["id"], match["seat_ids"][1])
         at = datetime.datetime(2026, 12, 3, 18, 40, tzinfo=datetime.timezone.utc)  # 21:40 in Moscow
         for row in db.session.query(Agreement).all():
             row.at = at
@@ -208,7 +270,7 @@ def test_the_sheet_says_who_agreed_and_when_in_the_club_time_zone(app: Flask, cl
 def test_flashes_are_read_from_the_page(app: Flask, client: FlaskClient):
     club = asking_club(app, client)
     match = club_match(client, club)
-    ann = phone(app, match)
+    ann = member_phone(app, club, match, 0)
     agree(ann, match, 0)
     assert FLASH.findall(ann.get(f"/m/{match['id']}").text) == ["A match can be agreed once it is finished."]
     assert TEAM_1_LOSES
@@ -244,8 +306,8 @@ def test_the_club_page_counts_and_marks_the_matches_not_yet_agreed(app: Flask, c
     page = client.get(f"/c/{club['id']}").text
     assert "2 finished matches not yet agreed by their players." in page and page.count("Not yet agreed") == 2
     with app.app_context():
-        agreements.agree(first["id"], 0, "a")
-        agreements.agree(first["id"], 1, "b")
+        agreements.agree(first["id"], first["seat_ids"][0])
+        agreements.agree(first["id"], first["seat_ids"][1])
     page = client.get(f"/c/{club['id']}").text
     assert "1 finished match not yet agreed by its players." in page and page.count("Not yet agreed") == 1
     quiet = asking_club(app, client, agree_to_lock=0)

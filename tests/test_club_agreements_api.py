@@ -1,7 +1,10 @@
-"""Agreements through the JSON API: agreeing from a client, reading who agreed, the lock and the admin's override.
+"""Agreements through the JSON API: agreeing from a member's client, reading who agreed, the lock and the admin's override.
 
-Every answer is checked against the OpenAPI document; a locked match's writes answer 403 in the error shape
-of API.md without the club's admin key, and 422 on `reason` with it but without a reason.
+A member's client sends the edit key and the member's own key (Club-Member-Key, made by the admin): the
+member agrees in the seat they sat in, once. Every answer is checked against the OpenAPI document; an
+agreement without a member's key, or for a seat that is not theirs, answers 403 in the error shape of
+API.md, and so do a locked match's writes without the club's admin key (422 on `reason` with it but
+without a reason).
 """
 
 from __future__ import annotations
@@ -19,12 +22,30 @@ from helpers.openapi import check_answer
 
 MATCH = "/api/v1/matches/{public_id}"
 AGREEMENTS = f"{MATCH}/agreements"
-ANN, BOB, CID = "ann-own-key-0123456789", "bob-own-key-0123456789", "cid-own-key-0123456789"
+MEMBER_KEY = "/api/v1/clubs/{club_id}/players/{player_id}/member-key"
+PHONE = "ann-own-key-0123456789"
+UNSENT = object()
 
 
-def agree(client: FlaskClient, document, match: dict[str, Any], seat: Any, phone: Any):
-    answer = client.post(f"/api/v1/matches/{match['id']}/agreements", json={"seat": seat, "phone": phone},
-                         headers=bearer(match["edit_key"]))
+def member_key(client: FlaskClient, document, club: dict[str, Any], player_id: int) -> str:
+    """The member's own key, as the admin makes it through the API."""
+    made = client.post(f"/api/v1/clubs/{club['id']}/players/{player_id}/member-key", headers=bearer(club["admin_key"]))
+    check_answer(document, MEMBER_KEY, "POST", made)
+    assert made.status_code == 201 and made.get_json()["id"] == player_id, made.get_json()
+    return made.get_json()["member_key"]
+
+
+def members(client: FlaskClient, document, club: dict[str, Any], match: dict[str, Any]) -> list[str]:
+    """The own key of the member in each seat of the match."""
+    return [member_key(client, document, club, player) for player in match["seat_ids"]]
+
+
+def agree(client: FlaskClient, document, match: dict[str, Any], member: str | None, seat: Any = UNSENT,
+          phone: Any = UNSENT):
+    """A member's client agrees: the edit key, the member's key (none: None), the seat and phone when given."""
+    sent = {name: value for name, value in (("seat", seat), ("phone", phone)) if value is not UNSENT}
+    headers = {**bearer(match["edit_key"]), **({"Club-Member-Key": member} if member is not None else {})}
+    answer = client.post(f"/api/v1/matches/{match['id']}/agreements", json=sent, headers=headers)
     check_answer(document, AGREEMENTS, "POST", answer)
     return answer
 
@@ -35,11 +56,14 @@ def test_two_clients_agree_and_lock_the_match(app: Flask, client: FlaskClient, d
     read = client.get(f"/api/v1/matches/{match['id']}/agreements")
     check_answer(document, AGREEMENTS, "GET", read)
     assert read.get_json() == {"asked": 2, "locked": False, "finished": True, "agreed_by": []}
-    assert agree(client, document, match, 0, ANN).status_code == 201
-    assert agree(client, document, match, 0, ANN).status_code == 200  # the same client again: nothing new
-    assert "Ann has already agreed" in error_of(agree(client, document, match, 0, BOB), 409)["message"]
-    assert "already agreed as Ann" in error_of(agree(client, document, match, 1, ANN), 409)["message"]
-    locked = agree(client, document, match, 1, BOB).get_json()
+    ann, bob, _cid, _dee = members(client, document, club, match)
+    assert agree(client, document, match, ann, 0, PHONE).status_code == 201
+    assert agree(client, document, match, ann).status_code == 200  # the same member again: nothing new
+    assert error_of(agree(client, document, match, bob, 0), 403)["message"] == (
+        "You sat as Bob: agree in your own seat.")
+    assert error_of(agree(client, document, match, ann, 1), 403)["message"] == (
+        "You sat as Ann: agree in your own seat.")
+    locked = agree(client, document, match, bob).get_json()
     assert locked["locked"] and [one["name"] for one in locked["agreed_by"]] == ["Ann", "Bob"]
     assert locked["agreed_by"][0]["at"].endswith("+00:00")
 
@@ -47,17 +71,27 @@ def test_two_clients_agree_and_lock_the_match(app: Flask, client: FlaskClient, d
 def test_agreeing_is_refused_in_a_sentence(app: Flask, client: FlaskClient, document):
     club = asking_club(app, client)
     match = finished_match(client, club)
-    for seat, phone, field in ((4, ANN, "seat"), ("0", ANN, "seat"), (True, ANN, "seat"), (0, "short", "phone"),
-                               (0, None, "phone"), (0, "x" * 201, "phone")):
-        assert field in error_of(agree(client, document, match, seat, phone), 422)["fields"]
+    ann = member_key(client, document, club, match["seat_ids"][0])
+    for seat, phone, field in ((4, PHONE, "seat"), ("0", PHONE, "seat"), (True, PHONE, "seat"), (0, "short", "phone"),
+                               (0, 7, "phone"), (0, "x" * 201, "phone")):
+        assert field in error_of(agree(client, document, match, ann, seat, phone), 422)["fields"]
+    assert error_of(agree(client, document, match, None, 0), 403)["message"].startswith(
+        "Agree from your own phone: open the member link")  # the edit key says nobody
+    assert "member link" in error_of(agree(client, document, match, "not-a-member-key", 0), 403)["message"]
+    eve = client.post(f"/api/v1/clubs/{club['id']}/players", json={"name": "Eve"},
+                      headers=bearer(club["admin_key"])).get_json()
+    assert error_of(agree(client, document, match, member_key(client, document, club, eve["id"])), 403)[
+        "message"] == "Eve did not play this match: only its players agree to it."
     playing = club_match(client, club)
-    assert error_of(agree(client, document, playing, 0, ANN), 409)["message"] == (
+    assert error_of(agree(client, document, playing, ann, 0), 409)["message"] == (
         "A match can be agreed once it is finished.")
-    no_key = client.post(f"/api/v1/matches/{match['id']}/agreements", json={"seat": 0, "phone": ANN})
+    no_key = client.post(f"/api/v1/matches/{match['id']}/agreements", json={"seat": 0},
+                         headers={"Club-Member-Key": ann})
     check_answer(document, AGREEMENTS, "POST", no_key)
     error_of(no_key, 401)
+    assert client.get(f"/api/v1/matches/{match['id']}/agreements").get_json()["agreed_by"] == []
     casual = client.post("/api/v1/matches", json={"game": "kozyol", "players": ["A", "B", "C", "D"]}).get_json()
-    assert "seat" in error_of(agree(client, document, casual, 0, ANN), 422)["fields"]
+    assert "seat" in error_of(agree(client, document, casual, ann, 0), 422)["fields"]
     read = client.get(f"/api/v1/matches/{casual['id']}/agreements")
     check_answer(document, AGREEMENTS, "GET", read)
     assert read.get_json()["asked"] == 0
@@ -66,8 +100,9 @@ def test_agreeing_is_refused_in_a_sentence(app: Flask, client: FlaskClient, docu
 def test_a_locked_match_takes_writes_only_from_the_admin_with_a_reason(app: Flask, client: FlaskClient, document):
     club = asking_club(app, client)
     match = finished_match(client, club)
-    agree(client, document, match, 0, ANN)
-    agree(client, document, match, 1, BOB)
+    ann, bob, _cid, _dee = members(client, document, club, match)
+    agree(client, document, match, ann)
+    agree(client, document, match, bob)
     hand = f"/api/v1/matches/{match['id']}/hands/1"
     refused = client.put(hand, json=TEAM_0_LOSES, headers=bearer(match["edit_key"]))
     check_answer(document, f"{MATCH}/hands/{{number}}", "PUT", refused)
@@ -96,12 +131,14 @@ def test_a_locked_match_takes_writes_only_from_the_admin_with_a_reason(app: Flas
 def test_a_change_before_the_lock_clears_the_agreements(app: Flask, client: FlaskClient, document):
     club = asking_club(app, client, agree_to_lock=3)
     match = finished_match(client, club)
-    agree(client, document, match, 0, ANN)
-    agree(client, document, match, 1, BOB)
+    ann, bob, cid, _dee = members(client, document, club, match)
+    assert agree(client, document, match, ann).status_code == 201
+    assert agree(client, document, match, bob).status_code == 201
     fixed = client.put(f"/api/v1/matches/{match['id']}/hands/1", json=TEAM_0_LOSES, headers=bearer(match["edit_key"]))
     assert fixed.status_code == 200
     assert client.get(f"/api/v1/matches/{match['id']}/agreements").get_json()["agreed_by"] == []
-    assert agree(client, document, match, 2, CID).status_code == 201
+    assert agree(client, document, match, cid, 2).status_code == 201
+    assert agree(client, document, match, ann).status_code == 201  # agreed to other figures: again
 
 
 def test_the_club_settings_endpoint_sets_the_lock_and_the_confirmation(client: FlaskClient, document):
@@ -124,8 +161,9 @@ def test_the_club_settings_endpoint_sets_the_lock_and_the_confirmation(client: F
 def test_a_club_match_s_answer_carries_its_agreement_and_a_casual_one_none(app: Flask, client: FlaskClient, document):
     club = asking_club(app, client)
     match = finished_match(client, club)
-    agree(client, document, match, 0, ANN)
-    agree(client, document, match, 2, CID)
+    ann, _bob, cid, _dee = members(client, document, club, match)
+    agree(client, document, match, ann)
+    agree(client, document, match, cid)
     answer = client.get(f"/api/v1/matches/{match['id']}")
     check_answer(document, MATCH, "GET", answer)
     agreement = answer.get_json()["agreement"]

@@ -105,7 +105,7 @@ def test_each_event_opens_the_evenings_own_page_with_when_where_and_who_comes(ap
         found = clubs.find(club)
         cup = next(e for e in evenings.planned(found) if e.name == "Cup night")
         ann = roster.add_player(found, "Ann")
-        evenings.answer(found, cup, ann.id, True, None)
+        evenings.answer(found, cup, ann.id, True, None, proven=True)  # from Ann's own phone
     event = next(e for e in feed(client, club).events if "Cup night" in str(e["summary"]))
     page = app.test_client().get(str(event["url"]).removeprefix("http://localhost"))
     assert page.status_code == 200

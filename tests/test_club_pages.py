@@ -21,7 +21,7 @@ from flask_babel import format_decimal, get_locale
 
 from helpers.api import bearer
 from helpers.club_matches import FOUR, random_match
-from helpers.clubs import admin_post, new_club, reasons
+from helpers.clubs import admin_post, member, new_club, reasons
 from helpers.forms import csrf_token
 from helpers.i18n import assert_translated, seen
 from helpers.pdf import info, pages, save, text
@@ -562,13 +562,15 @@ def test_club_pages_in_french_and_russian(app: Flask, client: FlaskClient, club:
 
 def test_a_name_typed_in_for_a_club_match_is_on_the_club_page_at_once(client: FlaskClient, club: str):
     """A new name joins the roster with the match it was typed in for: the club page, kept per club version,
-    lists it straight away, and a member's phone can pick it as its own."""
+    lists it straight away, and the admin can give that player a member link at once."""
     before = client.get(f"/c/{club}").text  # the page and its roster kept as they were
     assert "Zoé" not in before
     made = client.post(f"/api/v1/clubs/{club}/matches", json={"game": "kozyol", "players": [*FOUR[:3], "Zoé"]})
     assert made.status_code == 201, made.text
-    member = client.application.test_client()
-    for phone in (client, member):
+    other = client.application.test_client()
+    for phone in (client, other):
         page = phone.get(f"/c/{club}").text
-        assert re.search(r"<option[^>]*>Zoé</option>", page), "the name is not offered under That's me"
-        assert page.count("Zoé") >= 2  # the roster lists it too, beside the match's line
+        assert page.count("Zoé") >= 2  # the roster lists it, beside the match's line
+    assert "Member link for Zoé" in seen(client.get(f"/c/{club}/admin").text)  # the admin's roster offers it
+    zoe = member(client.application, club, player_ids(client.application, club)["Zoé"])
+    assert "Not Zoé?" in seen(zoe.get(f"/c/{club}").text)  # the phone that opened it is Zoé

@@ -1,5 +1,6 @@
 """Planned evenings through the JSON API: listed with the club link, planned, changed and deleted with the admin
-key, answered with the club link and an answer key, marked present by the admin; answers as documented."""
+key, answered with the club link and an answer key (kept, not counted) or by the admin (counted), marked present
+by the admin; answers as documented."""
 
 from __future__ import annotations
 
@@ -79,6 +80,8 @@ def test_an_answer_gives_a_key_that_alone_changes_it_besides_the_admin_key(clien
     check_answer(document, f"{ONE}/answers", "POST", first)
     key = first.get_json()["answer_key"]
     assert first.get_json()["coming"] is True and first.get_json()["name"] == "Ann"
+    assert first.get_json()["proven"] is False  # the club link proves nothing: kept, not counted
+    assert client.get(f"{API}/clubs/{club['id']}/planned-evenings/{evening['id']}").get_json()["coming"] == []
     other = client.post(url, json={"player": ann, "coming": False})
     check_answer(document, f"{ONE}/answers", "POST", other)
     assert "Another phone answered for Ann" in error_of(other, 403)["message"]
@@ -87,7 +90,7 @@ def test_an_answer_gives_a_key_that_alone_changes_it_besides_the_admin_key(clien
     assert again.status_code == 200 and again.get_json()["coming"] is False
     by_admin = client.post(url, json={"player": ann, "coming": True}, headers=bearer(club["admin_key"]))
     check_answer(document, f"{ONE}/answers", "POST", by_admin)
-    assert by_admin.status_code == 200 and "answer_key" not in by_admin.get_json()
+    assert by_admin.status_code == 200 and "answer_key" not in by_admin.get_json() and by_admin.get_json()["proven"]
     error_of(client.post(url, json={"player": ann, "coming": True}, headers=bearer("wrong")), 403)
     error_of(client.post(url, json={"player": ann, "coming": "yes"}), 422)
     error_of(client.post(url, json={"player": 999999, "coming": True}), 404)

@@ -1,5 +1,6 @@
 """The rounds of a club evening: proposed from who is there and the season, confirmed as one club match per table
-with the drawn seats and first seat, all or nothing and once; each seated phone finds its seat and enters hands."""
+with the drawn seats and first seat, all or nothing and once; each seated member's phone (their member link)
+finds its seat and enters hands."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from helpers.clubs import admin_post, new_club, reasons
+from helpers.clubs import admin_post, member as club_member, new_club, reasons
 from helpers.forms import csrf_token
 from helpers.i18n import seen
 
@@ -269,9 +270,11 @@ def test_a_seated_phone_sees_its_seat_and_enters_its_matchs_hands(night: Evening
     assert night.client.post(night.page(), data=posted(page)).status_code == 302
     table = [int(seat) for seat in posted(page)["table-2"][0].split(":")[1].split(",")]
     names = night.names()
-    member = app.test_client()
-    token = csrf_token(member, f"/c/{night.club}")
-    assert member.post(f"/c/{night.club}/me", data={"csrf_token": token, "player": str(table[1])}).status_code == 302
+    claimed = app.test_client()  # a phone that says it is that player proves nothing
+    token = csrf_token(claimed, "/clubs/new")
+    assert claimed.post(f"/c/{night.club}/me", data={"csrf_token": token, "player": str(table[1])}).status_code == 403
+    assert "Round 1: table 2" not in seen(claimed.get(f"/c/{night.club}").text)
+    member = club_member(app, night.club, table[1])  # the member link the admin gave them
     club_page = seen(member.get(f"/c/{night.club}").text)
     assert f"Round 1: table 2, seat 2 ({names[table[0]]} deals)" in club_page
     assert "Table 1 · Kozyol" in club_page and "0 hands played" in club_page

@@ -5,6 +5,10 @@ match takes a write only with the club's admin key and a reason (``check``, whic
 every write to a match); a write to a match agreed by fewer clears its agreements (``forget``: they agreed
 to other figures). A club that confirms every hand (``Club.confirm_hands``) asks the next seat, the one
 after the hand's declarer (its dealer in a game without one), for an OK to the hand's scores.
+
+An agreement is one person: it comes from a member who proved who they are (their own member link,
+web/club/members.py) and sat at the match, in their own seat; so does a hand's OK, from the member in
+the next seat. A phone holding the edit key proves nothing of whose phone it is.
 """
 
 from __future__ import annotations
@@ -41,6 +45,20 @@ class Locked(Exception):
     def __init__(self, names: str):
         self.reason = Reason(N_("Agreed by {names}: locked. The club's admin can change it."), {"names": names})
         super().__init__(str(self.reason))
+
+
+class NotTheirs(Exception):
+    """An agreement or a hand's OK from someone who is not the member in that seat (HTTP 403)."""
+
+    def __init__(self, text: str, **params: Any):
+        self.reason = Reason(text, params)
+        super().__init__(str(self.reason))
+
+
+NOT_A_MEMBER = N_("Agree from your own phone: open the member link the club's organiser gave you, then tap "
+                  "Agreed. An edit link does not say who you are.")
+NOT_SEATED = N_("{name} did not play this match: only its players agree to it.")
+NOT_NEXT = N_("Hand {number} is confirmed by the next seat, {name}, from {name}'s own phone (member link).")
 
 
 class Agreed(NamedTuple):
@@ -148,11 +166,6 @@ def not_agreed_count(club: Club) -> int:
                if counts.get(match_id, 0) < min(club.agree_to_lock, len(players or ())))
 
 
-def seat_of(match: Match, phone: str) -> int | None:
-    """The seat this phone (its key's hash) agreed as, or None."""
-    return next((row.seat for row in _rows(match) if row.phone == phone), None)
-
-
 def names(agreed: list[Agreed]) -> str:
     return ", ".join(one.name for one in agreed)
 
@@ -198,37 +211,51 @@ def forget(match: Match, played: Replay, first: bool = False) -> None:  # noqa: 
 _CLEAR = delete(Agreement).where(Agreement.match_id == bindparam("match"))
 
 
-def phone_of(phone_key: str) -> str:
-    """What an agreement keeps of the phone: the hash of its own key."""
-    return links.hash_key(phone_key)
+def member_seat(match: Match, player_id: int | None) -> int | None:
+    """The seat of the match this club member sat in (merged roster entries count as the one kept), or None."""
+    club = results.club_of(match)
+    if club is None or player_id is None or not match.seat_ids:
+        return None
+    now = results.resolver(club)
+    seats = [now.get(seat, seat) for seat in match.seat_ids]
+    return seats.index(player_id) if player_id in seats else None
 
 
-def agree(public_id: str, seat: Any, phone_key: str) -> tuple[Match, AgreementState]:
-    """The player in seat agrees to the finished match from this phone; the same phone again changes nothing.
+def member_phone(club_id: int, player_id: int) -> str:
+    """What an agreement keeps in its phone column: one value per member, so one member agrees once."""
+    return links.hash_key(f"member:{club_id}:{player_id}")
 
-    Another phone taking an agreed seat, or this phone a second seat, is a Conflict.
+
+def agree(public_id: str, player_id: int | None, name: str = "", seat: Any = None) -> tuple[Match, AgreementState]:
+    """The proven club member player_id agrees to the finished match, in the seat they sat in; again changes nothing.
+
+    None (no member proved who they are), a member who did not sit at the match, or a seat that is not
+    theirs is NotTheirs; a seat agreed before members proved it, by someone else, is a Conflict.
     """
     for attempt in range(ATTEMPTS):
         match = _find(public_id)
         club = results.club_of(match)
         if not asked(club, match):
             raise refuse("seat", N_("This club does not ask its players to agree to a match."))
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(match.players):
-            raise refuse("seat", N_("Choose your seat: one of the players of this match."))
+        if player_id is None or club is None:
+            raise NotTheirs(NOT_A_MEMBER)
+        mine = member_seat(match, player_id)
+        if mine is None:
+            raise NotTheirs(NOT_SEATED, name=name or "?")
+        if seat is not None and seat != mine:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(match.players):
+                raise refuse("seat", N_("Choose your seat: one of the players of this match."))
+            raise NotTheirs(N_("You sat as {name}: agree in your own seat."), name=match.players[mine])
         played = matches.stored_replay(match)
         if not played.finished:
             raise matches.Conflict(N_("A match can be agreed once it is finished."))
-        phone = phone_of(phone_key)
         rows = _rows(match)
-        if any(row.seat == seat and row.phone == phone for row in rows):
+        if any(row.seat == mine for row in rows if row.player_id == player_id):
             return match, AgreementState(asked(club, match), agreements(match), True)
-        taken = next((row for row in rows if row.seat == seat), None)
-        if taken is not None:
-            raise matches.Conflict(N_("{name} has already agreed, from another phone."), name=match.players[seat])
-        mine = next((row for row in rows if row.phone == phone), None)
-        if mine is not None:
-            raise matches.Conflict(N_("This phone has already agreed as {name}."), name=match.players[mine.seat])
-        db.session.add(Agreement(match_id=match.id, seat=seat, phone=phone))
+        if any(row.seat == mine for row in rows):
+            raise matches.Conflict(N_("{name} has already agreed, from another phone."), name=match.players[mine])
+        db.session.add(Agreement(match_id=match.id, seat=mine, phone=member_phone(club.id, player_id),
+                                 player_id=player_id))
         try:
             _touch(match, played)
         except matches.Conflict:
@@ -238,6 +265,13 @@ def agree(public_id: str, seat: Any, phone_key: str) -> tuple[Match, AgreementSt
             continue
         return match, AgreementState(asked(club, match), agreements(match), True)
     raise AssertionError("unreachable")
+
+
+def agreed_seat(match: Match, player_id: int | None) -> int | None:
+    """The seat this member agreed in, or None."""
+    if player_id is None:
+        return None
+    return next((row.seat for row in _rows(match) if row.player_id == player_id), None)
 
 
 def _find(public_id: str) -> Match:
@@ -287,8 +321,9 @@ def unconfirmed(match: Match) -> list[int]:
     return [hand.number for hand in match.hands if hand.confirmed_seat is None]
 
 
-def confirm(public_id: str, number: Any) -> tuple[Match, int]:
-    """The next seat's OK to hand number as the page showed it; return the match and that seat."""
+def confirm(public_id: str, number: Any, player_id: int | None) -> tuple[Match, int]:
+    """The next seat's OK to hand number as the page showed it, from that seat's proven member (player_id);
+    return the match and that seat. Anyone else is NotTheirs."""
     match = _find(public_id)
     if not confirms_hands(match):
         raise refuse("number", N_("This club does not confirm every hand."))
@@ -297,6 +332,8 @@ def confirm(public_id: str, number: Any) -> tuple[Match, int]:
     played = matches.stored_replay(match)
     hand = match.hands[number - 1]
     seat = next_seat(match, played.hands[number - 1])
+    if player_id is None or member_seat(match, player_id) != seat:
+        raise NotTheirs(NOT_NEXT, number=number, name=match.players[seat])
     if hand.confirmed_seat is None:
         hand.confirmed_seat, hand.confirmed_at = seat, utcnow()
         _touch(match, played)

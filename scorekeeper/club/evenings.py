@@ -1,8 +1,10 @@
 """A club's evenings planned ahead: the day, start, place and note; who says they come; who is there at the door.
 
 A planned evening is an Evening row (the same row that names a day); its start is a time of day in the
-club's time zone. A member's answer is kept per player with the hash of the answering phone's own key,
-so only that phone (or the admin) changes it. Every change bumps the club, so its kept pages go stale.
+club's time zone. A member's answer counts for the draw when it is proven: given from the member's own
+phone (its member link) or by the admin. An answer from a client that proved nothing (the API's answer
+key) is kept with the hash of its key, is never counted, and gives way to a proven one; a proven answer
+is changed only by the member or the admin. Every change bumps the club, so its kept pages go stale.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class NotYours(Exception):
 
 
 ANOTHER_PHONE = N_("Another phone answered for {name}: only that phone or the club's organiser can change it.")
+PROVEN_ANSWER = N_("{name} answered from their own member link: only {name} or the club's organiser can change it.")
 
 
 class Answers(NamedTuple):
@@ -199,10 +202,13 @@ def next_evening(club: Club) -> Evening | None:
 # -- answers and the door --------------------------------------------------------------------------
 
 
-def answer(club: Club, evening: Evening, player_id: Any, coming: Any, phone_key: str | None) -> Attendance:
-    """A member's "I'm in" (coming) or "not this time", from their phone (its key) or from the admin (None).
+def answer(club: Club, evening: Evening, player_id: Any, coming: Any, phone_key: str | None,
+           proven: bool = False) -> Attendance:
+    """A member's "I'm in" (coming) or "not this time".
 
-    The first phone to answer for a player holds that answer: another phone is refused (NotYours).
+    proven: from the member's own phone or the admin; it counts, and it replaces whatever was said before.
+    Otherwise from a client known only by its key (phone_key): kept, never counted; the first such client
+    to answer for a player holds that answer against others (NotYours), and none changes a proven one.
     """
     if not isinstance(coming, bool):
         raise refuse("coming", N_("Say whether you are coming: true or false."))
@@ -210,8 +216,13 @@ def answer(club: Club, evening: Evening, player_id: Any, coming: Any, phone_key:
     if evening.day < today(club):
         raise refuse("coming", N_("This evening is over: answers are for the evenings to come."))
     row = _row(evening, player)
-    if phone_key is not None:
-        if row.key_hash is not None and not links.key_matches(row.key_hash, phone_key):
+    if proven:
+        row.proven, row.key_hash = True, None
+    else:
+        if row.proven:
+            db.session.rollback()
+            raise NotYours(PROVEN_ANSWER, name=player.name)
+        if phone_key is None or (row.key_hash is not None and not links.key_matches(row.key_hash, phone_key)):
             db.session.rollback()
             raise NotYours(ANOTHER_PHONE, name=player.name)
         row.key_hash = links.hash_key(phone_key)
@@ -226,6 +237,8 @@ def mark_present(club: Club, evening: Evening, player_id: Any, present: Any) -> 
         raise refuse("present", N_("Say whether the player is here: true or false."))
     row = _row(evening, player_of(club, row_id(player_id)))
     row.present = present
+    if present and not row.proven:  # the admin saw them: in, whatever a client that proved nothing said
+        row.answer, row.proven, row.key_hash = "in", True, None
     _save(club)
     return row
 
@@ -235,7 +248,7 @@ def _row(evening: Evening, player: ClubPlayer) -> Attendance:
     row = db.session.scalar(select(Attendance).where(Attendance.evening_id == evening.id,
                                                      Attendance.player_id == player.id))
     if row is None:
-        row = Attendance(evening_id=evening.id, player_id=player.id, answer="in", present=False)
+        row = Attendance(evening_id=evening.id, player_id=player.id, answer="in", present=False, proven=False)
         db.session.add(row)
     return row
 
@@ -247,9 +260,10 @@ def attendance(evening: Evening) -> list[Attendance]:
 
 
 def present_ids(evening: Evening) -> list[int]:
-    """The live club player ids who are there: those marked present; while nobody is, those who said "in"."""
+    """The live club player ids who are there: those marked present; while nobody is, those who said "in" from
+    their own member link (or through the admin): an answer that proved nothing does not count."""
     rows = attendance(evening)
-    chosen = [row for row in rows if row.present] or [row for row in rows if row.answer == "in"]
+    chosen = [row for row in rows if row.present] or [row for row in rows if row.answer == "in" and row.proven]
     club = db.session.get(Club, evening.club_id)
     now = resolver(club) if club is not None else {}
     return list(dict.fromkeys(now.get(row.player_id, row.player_id) for row in chosen))
@@ -265,7 +279,8 @@ def answers(club: Club, evening: Evening) -> Answers:
         ids = {now.get(row.player_id, row.player_id) for row in kept}
         return [live[pid] for pid in sorted(ids & live.keys(), key=place.__getitem__)]
 
-    coming = players([row for row in rows if row.answer == "in"])
+    coming = players([row for row in rows if row.answer == "in" and row.proven])
     said_in = {player.id for player in coming}
-    not_coming = [player for player in players([row for row in rows if row.answer != "in"]) if player.id not in said_in]
+    not_coming = [player for player in players([row for row in rows if row.answer != "in" and row.proven])
+                  if player.id not in said_in]
     return Answers(coming, not_coming, players([row for row in rows if row.present]))

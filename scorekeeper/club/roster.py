@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from .. import links
 from ..db import db
 from ..games.base import N_, parse_players, same_name
 from ..match import matches
@@ -81,8 +82,15 @@ def _save(club: Club) -> None:
 
 
 def add_player(club: Club, name: Any) -> ClubPlayer:
-    """Add a player to the roster; a name already there (whatever its case or accents) is refused."""
+    """Add a player to the roster; a name already there (whatever its case or accents) is refused, but a guest's
+    name (a stranger's match brought it) is kept: the guest becomes a member."""
     checked = name_of(name)
+    guest = db.session.scalar(select(ClubPlayer).where(ClubPlayer.club_id == club.id, ClubPlayer.guest.is_(True),
+                                                       ClubPlayer.folded == same_name(checked)))
+    if guest is not None:
+        guest.guest = False
+        _save(club)
+        return guest
     if _taken(club, checked):
         raise refuse("name", N_("The club already has a player of that name."))
     player = ClubPlayer(club_id=club.id, name=checked, folded=same_name(checked))
@@ -173,3 +181,36 @@ def remove_player(club: Club, player_id: Any) -> str:
     db.session.delete(player)
     _save(club)
     return player.name
+
+
+# -- members who prove who they are ----------------------------------------------------------------
+
+
+def issue_member_key(club: Club, player_id: Any) -> tuple[ClubPlayer, str]:
+    """A new member link's key for a player (the admin's): the phone that opens it is that player at the club.
+
+    Only its hash is kept; a new one replaces the old, whose phones are that player no longer. Issuing a
+    link keeps a guest as a member.
+    """
+    player = player_of(club, row_id(player_id))
+    key = links.new_key()
+    player.member_key_hash, player.guest = links.hash_key(key), False
+    _save(club)
+    return player, key
+
+
+def member_by_key(club: Club, key: Any) -> ClubPlayer | None:
+    """The club's live player whose current member key this is, or None (a key replaced since, or no key)."""
+    if not isinstance(key, str) or not key or len(key) > 128:
+        return None
+    player = db.session.scalar(select(ClubPlayer).where(ClubPlayer.club_id == club.id,
+                                                        ClubPlayer.member_key_hash == links.hash_key(key)))
+    return player if player is not None and player.merged_into is None else None
+
+
+def keep_guest(club: Club, player_id: Any) -> ClubPlayer:
+    """The admin keeps a name a stranger's match brought: a member of the roster from now on."""
+    player = player_of(club, row_id(player_id))
+    player.guest = False
+    _save(club)
+    return player

@@ -289,7 +289,8 @@ def confirm(club: Club, evening: Evening, drawn: seating.Round, seed: int, numbe
         for table in drawn.tables:
             seated = [names[seat] for seat in table.seats]
             option = first_seat_option(table.game)
-            match, _key = service.start_match(club, table.game, seated, {option: seated[0]} if option else None)
+            match, _key = service.start_match(club, table.game, seated, {option: seated[0]} if option else None,
+                                              started_by="admin")
             started.append(match)
         made = EveningRound(evening_id=evening.id, number=number, sat_out=list(drawn.sat_out), seed=seed)
         db.session.add(made)

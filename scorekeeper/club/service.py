@@ -13,7 +13,7 @@ import time
 from datetime import date, datetime, timezone
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import links
@@ -21,7 +21,7 @@ from ..db import db
 from ..games import GAMES
 from ..games.base import N_, parse_players, same_name, typeable
 from ..match import matches
-from ..models import Attendance, Club, ClubPlayer, ClubResult, Evening, Match, Season
+from ..models import Agreement, Attendance, Club, ClubPlayer, ClubResult, Evening, Match, Season
 from ..refusals import Refusal, refuse
 from . import results as club_results
 from .figures import ClubView, GameView, head_to_head, player_view, view
@@ -397,11 +397,21 @@ def today(club: Club) -> date:
     return club_results.day_of(datetime.now(timezone.utc), club.time_zone)
 
 
-def start_match(club: Club, game: Any, names: Any, options: Any = None, language: Any = None) -> tuple[Match, str]:
-    """Start a club match: seats from the roster by name (new names join it), options over the house rules.
+STARTERS = ("admin", "member")  # who started a club match, as Match.started_by keeps it (None: anyone else)
+STRANGERS_MATCH = N_("Deleted by the club's admin: started by someone who is not a member.")
 
+
+def start_match(club: Club, game: Any, names: Any, options: Any = None, language: Any = None,
+                started_by: str | None = None) -> tuple[Match, str]:
+    """Start a club match: seats from the roster by name, options over the house rules.
+
+    started_by: "admin" or "member" when the club's admin or a proven member starts it; None for anyone else
+    with the club link. A new name joins the roster, as a guest when a stranger typed it: a guest stays until
+    the admin keeps them, and goes with the stranger's match when the admin deletes it.
     Returns (Match, edit key), as matches.create does.
     """
+    if started_by not in (None, *STARTERS):
+        raise ValueError(started_by)
     slug = game if isinstance(game, str) and game in GAMES else None
     if slug is None:
         raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
@@ -411,9 +421,9 @@ def start_match(club: Club, game: Any, names: Any, options: Any = None, language
     chosen = {**club.house_rules.get(slug, {}), **(options or {})}
     for attempt in range(ATTEMPTS):
         try:
-            seats = [_seat(club, name) for name in typed]
+            seats = [_seat(club, name, guest=started_by is None) for name in typed]
             return matches.create(slug, [seat.name for seat in seats], chosen, language=language,
-                                  club_id=club.id, seat_ids=[seat.id for seat in seats])
+                                  club_id=club.id, seat_ids=[seat.id for seat in seats], started_by=started_by)
         except IntegrityError:  # another phone added one of these names at the same moment: take theirs
             db.session.rollback()
             if attempt == ATTEMPTS - 1:
@@ -425,14 +435,51 @@ def start_match(club: Club, game: Any, names: Any, options: Any = None, language
     raise AssertionError("unreachable")
 
 
-def _seat(club: Club, name: str) -> ClubPlayer:
+def _seat(club: Club, name: str, guest: bool = False) -> ClubPlayer:
     """The live roster player of this name, or a new one added to the roster (flushed, not committed)."""
     player = db.session.scalar(select(ClubPlayer).where(ClubPlayer.club_id == club.id,
                                                         ClubPlayer.folded == same_name(name)))
     if player is None:
-        player = ClubPlayer(club_id=club.id, name=name, folded=same_name(name))
+        player = ClubPlayer(club_id=club.id, name=name, folded=same_name(name), guest=guest)
         db.session.add(player)
         # A roster change like any other (roster._save): the pages kept per club version list the new name.
         db.session.execute(update(Club).where(Club.id == club.id).values(version=Club.version + 1))
         db.session.flush()
     return player
+
+
+def strangers_matches(club: Club, limit: int = 50) -> list[Match]:
+    """The club's matches started by someone who was neither its admin nor a proven member, the latest first."""
+    return list(db.session.scalars(select(Match).where(Match.club_id == club.id, Match.started_by.is_(None))
+                                   .order_by(Match.id.desc()).limit(limit)))
+
+
+def delete_strangers_match(club: Club, public_id: Any) -> list[str]:
+    """The admin deletes a club match a stranger started, and the guests it brought; returns their names.
+
+    Its hands go, each kept in the match's edit history as deleted and why; the match leaves the club (its
+    result, agreements and seats), and each guest it brought who sat at no other club match leaves the
+    roster. A match the admin or a member started is refused: it is changed hand by hand, in the open.
+    """
+    match = db.session.scalar(select(Match).where(Match.public_id == public_id, Match.club_id == club.id)) \
+        if links.is_public_id(public_id) else None
+    if match is None:
+        raise matches.NotFound()
+    if match.started_by is not None:
+        raise refuse("match", N_("The club's admin or a member started this match: change it hand by hand instead."))
+    brought = list(match.seat_ids or [])
+    matches.withdraw(match, "club admin", STRANGERS_MATCH)
+    db.session.execute(delete(Agreement).where(Agreement.match_id == match.id))
+    db.session.execute(delete(ClubResult).where(ClubResult.match_id == match.id))
+    match.club_id, match.seat_ids = None, None
+    db.session.flush()
+    seated = matches_played(club)
+    gone = [player for player in db.session.scalars(select(ClubPlayer).where(
+        ClubPlayer.id.in_(brought), ClubPlayer.guest.is_(True), ClubPlayer.merged_into.is_(None)))
+        if not seated[player.id]]
+    for player in gone:
+        db.session.delete(player)
+    db.session.execute(update(Club).where(Club.id == club.id).values(version=Club.version + 1))
+    db.session.commit()
+    db.session.refresh(club)
+    return [player.name for player in gone]

@@ -186,7 +186,8 @@ def entries_of(match: Match) -> list[Entry]:
 
 
 def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), source: str = "",
-           language: Any = None, club_id: int | None = None, seat_ids: list[int] | None = None) -> tuple[Match, str]:
+           language: Any = None, club_id: int | None = None, seat_ids: list[int] | None = None,
+           started_by: str | None = None) -> tuple[Match, str]:
     """Validate and store a new match (with hands, when restoring); return it with its edit key.
 
     ``language`` fixes the language its sheet is printed in (None: the reader's). A club match
@@ -220,6 +221,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         hands=[Hand(number=hand["number"], entry=hand["entry"]) for hand in played.hands],
         club_id=club_id,
         seat_ids=seat_ids,
+        started_by=started_by,
     )
     db.session.add(match)
     db.session.flush()
@@ -391,6 +393,18 @@ def undo(public_id: str, number: int, source: str = "", once: Pending | None = N
         played = stored_replay(match, [h.entry for h in match.hands])
         _commit(match, once, played, number)
         return match, played
+
+
+def withdraw(match: Match, source: str, reason: str) -> None:
+    """Take every hand off a match, the last first, each kept in its edit history as deleted and why.
+
+    For the club's admin deleting a match a stranger started: the caller detaches the match from its
+    club in the same write and commits. Its version rises with the write, so every page and poll sees it.
+    """
+    for hand in sorted(match.hands, key=lambda hand: hand.number, reverse=True):
+        _log(match, hand.number, "delete", hand.entry, None, source, reason)
+    match.hands.clear()
+    match.updated_at = utcnow()
 
 
 def rotate_key(public_id: str) -> str:

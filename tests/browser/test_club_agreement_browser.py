@@ -1,12 +1,13 @@
-"""Results the table agrees, on phones (390x844, touch): the admin asks for two agreements, a finished club match
-is agreed from two phones and locked, a third phone's correction is refused with one sentence, and the admin's
-phone changes the deal with a reason that the edit history shows; axe-core light and dark on the touched pages."""
+"""Results the table agrees, on phones (390x844, touch): the admin asks for two agreements and gives the players
+their member links, a finished club match is agreed from two members' own phones and locked, a third phone's
+correction is refused with one sentence, and the admin's phone changes the deal with a reason that the edit
+history shows; axe-core light and dark on the touched pages."""
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from helpers.browser import check
+from helpers.browser import check, member_link
 from helpers.club_matches import FOUR
 
 LOCKED = "Agreed by Ann, Bob: locked. The club's admin can change it."
@@ -35,9 +36,22 @@ def test_two_phones_agree_the_match_is_locked_and_the_admin_changes_it_with_a_re
     sent = admin.context.request.post(f"/api/v1/matches/{match['id']}/hands", data={"points": [100, 20]},
                                       headers={"Authorization": f"Bearer {match['edit_key']}"})
     assert sent.status == 201, sent.text()
+    admin.goto(f"/c/{club['id']}/admin")  # Ann's member link, made on the admin's roster (loaded again: it has her)
+    tap(admin.locator("#members").get_by_role("button", name="Member link for Ann"))
+    expect(admin.get_by_role("heading", name="Member link of Ann")).to_be_visible()
+    for scheme in ("light", "dark"):
+        admin.emulate_media(color_scheme=scheme)
+        check(admin, f"member-link-{scheme}", problems, exempt)
+    links = [admin.locator("#member-link").input_value(),
+             *(member_link(admin, club["id"], player, club["admin_key"]) for player in match["seat_ids"][1:3])]
     ann, bob, cid = phone(), phone(), phone()
+    for member, link, name in zip((ann, bob, cid), links, FOUR):
+        member.goto(link)
+        expect(member.get_by_text(f"This phone is {name} at Les Dimanches.")).to_be_visible()
     for at_the_table in (ann, bob, cid, admin):
         at_the_table.goto(match["edit_url"])
+    expect(admin.get_by_role("button", name="I am Ann: Agreed")).to_have_count(0)  # the edit link is nobody
+    expect(ann.get_by_role("button", name="I am Bob: Agreed")).to_have_count(0)  # each phone its own name
 
     tap(ann.get_by_role("button", name="I am Ann: Agreed"))
     expect(ann.get_by_text("Agreed. Thank you.")).to_be_visible()
@@ -49,7 +63,7 @@ def test_two_phones_agree_the_match_is_locked_and_the_admin_changes_it_with_a_re
 
     cid.goto(f"/m/{match['id']}/hands/1")  # Cid opens the correction before the lock
     bob.goto(f"/m/{match['id']}")
-    expect(bob.get_by_role("button", name="I am Ann: Agreed")).to_have_count(0)  # a seat agreed is taken
+    expect(bob.get_by_role("button", name="I am Ann: Agreed")).to_have_count(0)  # Bob's phone is Bob's alone
     tap(bob.get_by_role("button", name="I am Bob: Agreed"))
     expect(bob.get_by_text(LOCKED)).to_be_visible()
 

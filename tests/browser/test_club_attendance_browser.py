@@ -1,6 +1,7 @@
-"""Attendance on a phone (390x844, touch): a member picks their name from the roster once and taps "I'm in",
-the club page shows them coming; the admin marks a player present at the door with one tap; axe-core in
-light and dark mode on the club page, the admin page and the evening's own page."""
+"""Attendance on a phone (390x844, touch): the admin makes a member's own link on the roster, the member opens
+it once on their phone and taps "I'm in", the club page shows them coming (a phone that opened no member link
+cannot answer); the admin marks a player present at the door with one tap; axe-core in light and dark mode on
+the club page, the member link, the admin page and the evening's own page."""
 
 from __future__ import annotations
 
@@ -24,20 +25,29 @@ def test_a_member_says_im_in_and_the_admin_marks_someone_present(phone, tap):
         "day": day, "starts_at": "19:30", "place": "Café du Nord", "note": "Bring a pen"})
     assert planned.status == 201, planned.text()
     admin.goto(made.json()["admin_url"])
+    problems: dict[str, list[str]] = {}
+    exempt: dict[str, list[str]] = {}
+    admin.goto(f"/c/{club}/admin")
+    tap(admin.locator("#members").get_by_role("button", name="Member link for Cid"))
+    expect(admin.get_by_role("heading", name="Member link of Cid")).to_be_visible()
+    link = admin.locator("#member-link").input_value()
+    for scheme in ("light", "dark"):
+        admin.emulate_media(color_scheme=scheme)
+        check(admin, f"member-link-{scheme}", problems, exempt)
 
     member = phone()
     member.goto(f"/c/{club}")
     card = member.locator("#next-evening")
     expect(card).to_contain_text("from 19:30")
     expect(card).to_contain_text("Café du Nord")
-    member.select_option("#player", label="Cid")
-    tap(member.get_by_role("button", name="That's me"))
+    expect(card).to_contain_text("open your own member link on this phone")  # a name alone answers nothing
+    expect(member.get_by_role("button", name="I'm in")).to_have_count(0)
+    member.goto(link)
+    expect(member.get_by_text("This phone is Cid at Les Dimanches.")).to_be_visible()
     expect(card).to_contain_text("You are Cid.")
     tap(member.get_by_role("button", name="I'm in"))
     expect(card).to_contain_text("1 player is coming: Cid")
     expect(member.get_by_role("button", name="I'm in")).to_have_attribute("aria-pressed", "true")
-    problems: dict[str, list[str]] = {}
-    exempt: dict[str, list[str]] = {}
     for scheme in ("light", "dark"):
         member.emulate_media(color_scheme=scheme)
         member.goto(f"/c/{club}")

@@ -1,7 +1,8 @@
-"""A whole club evening on phones (390x844, touch): nine phones say "I'm in", the admin draws two Kozyol tables and
-a sit-out, each phone sees its own table, both tables play their series through the deal forms, one table agrees
-and is locked, a third phone's correction is refused and the admin's is kept with its reason; the evening's page,
-its results PDF and the table cards read right; axe-core on the club, rounds and results pages."""
+"""A whole club evening on phones (390x844, touch): nine members open their own member links and say "I'm in", the
+admin draws two Kozyol tables and a sit-out, each phone sees its own table, both tables play their series through
+the deal forms, one table agrees and is locked, a third phone's correction is refused and the admin's is kept with
+its reason; the evening's page, its results PDF and the table cards read right; axe-core on the club, rounds and
+results pages."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from helpers.browser import check
+from helpers.browser import check, member_link
 from helpers.club_matches import replay_of
 from helpers.pdf import pages, save, squeezed, text
 from scorekeeper.games import kozyol
@@ -64,8 +65,7 @@ def test_a_club_evening_from_im_in_to_the_agreed_results(phone, tap, tmp_path: P
     assert made.status == 201, made.text()
     club, key = made.json()["id"], made.json()["admin_key"]
     admin.goto(made.json()["admin_url"])
-    for name in NINE:
-        api(admin, "POST", f"/clubs/{club}/players", {"name": name}, key)
+    ids = {name: api(admin, "POST", f"/clubs/{club}/players", {"name": name}, key)["id"] for name in NINE}
     today = datetime.now(timezone.utc).date().isoformat()
     evening = api(admin, "POST", f"/clubs/{club}/planned-evenings", {"day": today}, key)["evenings"][0]["id"]
     admin.goto(f"/c/{club}/admin#agreement")
@@ -74,13 +74,11 @@ def test_a_club_evening_from_im_in_to_the_agreed_results(phone, tap, tmp_path: P
     tap(settings.get_by_role("button", name="Save"))
     expect(admin.get_by_text("Saved: how the club agrees to its results.")).to_be_visible()
 
-    # 2. Nine phones pick their name and say they are in.
+    # 2. Nine phones open the member link the admin made for each, and say they are in.
     phones: dict[str, Any] = {}
     for name in NINE:
         member = phones[name] = phone()
-        member.goto(f"/c/{club}")
-        member.select_option("#player", label=name)
-        tap(member.get_by_role("button", name="That's me"))
+        member.goto(member_link(admin, club, ids[name], key))
         expect(member.locator("#next-evening")).to_contain_text(f"You are {name}.")
         tap(member.get_by_role("button", name="I'm in"))
         expect(member.get_by_role("button", name="I'm in")).to_have_attribute("aria-pressed", "true")

@@ -1,6 +1,6 @@
 """A round of a club evening at phone size (390x844, touch): nine at the door, the admin draws two Kozyol tables
-and one sit-out, swaps two people with two taps, confirms; a member's phone sees its table and seat and opens
-its match to enter a deal. axe-core in light and dark mode on every page of the round."""
+and one sit-out, swaps two people with two taps, confirms; a member's phone (their member link opened) sees its
+table and seat and opens its match to enter a deal. axe-core in light and dark mode on every page of the round."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from helpers.browser import check
+from helpers.browser import check, member_link
 
 NINE = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 
@@ -20,8 +20,10 @@ def api(page: Any, method: str, path: str, data: Any, key: str) -> Any:
     return answer.json()
 
 
-def evening_of_nine(page: Any) -> tuple[str, int, dict[str, int]]:
-    """A club of nine made over the API, today's evening with everyone at the door; this phone runs the club."""
+def evening_of_nine(page: Any) -> tuple[str, str, int, dict[str, int]]:
+    """A club of nine made over the API, today's evening with everyone at the door; this phone runs the club.
+
+    Returns the club's id, its admin key, the evening's id and the players' ids by name."""
     made = page.context.request.post("/api/v1/clubs", data={"name": "Les Vendredis"})
     assert made.status == 201, made.text()
     club, key = made.json()["id"], made.json()["admin_key"]
@@ -31,7 +33,7 @@ def evening_of_nine(page: Any) -> tuple[str, int, dict[str, int]]:
     evening = api(page, "POST", f"/api/v1/clubs/{club}/planned-evenings", {"day": today}, key)["evenings"][0]["id"]
     for player in ids.values():
         api(page, "PUT", f"/api/v1/clubs/{club}/planned-evenings/{evening}/present/{player}", {"present": True}, key)
-    return club, evening, ids
+    return club, key, evening, ids
 
 
 def checked_in_both_schemes(page: Any, name: str, problems: dict[str, list[str]], exempt: dict[str, list[str]]) -> None:
@@ -44,7 +46,7 @@ def checked_in_both_schemes(page: Any, name: str, problems: dict[str, list[str]]
 
 def test_the_admin_draws_swaps_and_confirms_and_a_member_opens_their_seat(phone, screenshot):
     admin = phone()
-    club, _evening, _ids = evening_of_nine(admin)
+    club, key, _evening, ids = evening_of_nine(admin)
     problems: dict[str, list[str]] = {}
     exempt: dict[str, list[str]] = {}
 
@@ -83,9 +85,8 @@ def test_the_admin_draws_swaps_and_confirms_and_a_member_opens_their_seat(phone,
     checked_in_both_schemes(admin, "rounds-confirmed", problems, exempt)
 
     member = phone()
-    member.goto(f"/c/{club}")
-    member.get_by_label("Who are you?").select_option(label=member_name)
-    member.get_by_role("button", name="That's me").tap()
+    member.goto(member_link(admin, club, ids[member_name], key))
+    expect(member.locator("#next-evening")).to_contain_text(f"You are {member_name}.")
     seat = member.get_by_role("link", name=f"Round 1: table 2, seat 2 ({dealer} deals)")
     expect(seat).to_be_visible()
     expect(member.locator("#round .round-tables li")).to_have_count(2)

@@ -1,4 +1,7 @@
-"""A club that asks its players to agree to a match, a finished match of it, and the phones at its table."""
+"""A club that asks its players to agree to a match, a finished match of it, and the phones at its table.
+
+A member's own phone opened the member link the admin made for them; any other phone only the edit link.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from flask.testing import FlaskClient
 
 from helpers.api import bearer
 from helpers.club_matches import FOUR
-from helpers.clubs import QUICK, TEAM_1_LOSES
+from helpers.clubs import QUICK, TEAM_1_LOSES, member
 from helpers.forms import csrf_token
 
 API = "/api/v1"
@@ -54,6 +57,17 @@ def phone(app: Flask, match: dict[str, Any]) -> FlaskClient:
     return other
 
 
+def member_phone(app: Flask, club: dict[str, Any] | str, match: dict[str, Any] | None, who: int) -> FlaskClient:
+    """A member's own phone: it opened the member link the admin made for them, then the match's edit link.
+
+    who: the member's seat at the match; without a match, their club player id.
+    """
+    own = member(app, club if isinstance(club, str) else club["id"], match["seat_ids"][who] if match else who)
+    if match is not None:
+        assert own.get(f"/m/{match['id']}/join?key={match['edit_key']}").status_code == 302
+    return own
+
+
 def admin_phone(app: Flask, match: dict[str, Any], club: dict[str, Any]) -> FlaskClient:
     """The club's admin at the table: it opened the club's admin link and the match's edit link."""
     admin = phone(app, match)
@@ -71,9 +85,9 @@ def agree(client: FlaskClient, match: dict[str, Any], seat: int):
 
 
 def agreed_by_two(app: Flask, match: dict[str, Any]) -> None:
-    """The first two seats agree to the finished match, each from a phone of its own (locks it at 2)."""
+    """The members in the first two seats agree to the finished match (locks it at 2)."""
     from scorekeeper.club import agreements
 
     with app.app_context():
-        agreements.agree(match["id"], 0, "a")
-        agreements.agree(match["id"], 1, "b")
+        agreements.agree(match["id"], match["seat_ids"][0])
+        agreements.agree(match["id"], match["seat_ids"][1])

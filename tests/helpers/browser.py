@@ -73,6 +73,14 @@ def made(page: Any, game: str, players: list[str], options: dict[str, Any], hand
     return match["id"]
 
 
+def member_link(page: Any, club: str, player_id: int, admin_key: str) -> str:
+    """The member link the club's admin makes for a roster player, over the API (a new one replaces the old)."""
+    answer = page.context.request.post(f"/api/v1/clubs/{club}/players/{player_id}/member-key",
+                                       headers={"Authorization": f"Bearer {admin_key}"})
+    assert answer.status == 201, answer.text()
+    return answer.json()["member_url"]
+
+
 def serious(page: Any) -> list[str]:
     """axe-core's serious and critical findings on the page, one line each."""
     found = Axe().run(page).response["violations"]

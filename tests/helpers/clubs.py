@@ -6,6 +6,7 @@ import re
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 from helpers.forms import csrf_token
@@ -45,3 +46,19 @@ def club_of(client: FlaskClient, names: list[str]) -> str:
     for name in names:
         assert admin_post(client, made, "players", "add", {"name": name}).status_code == 302
     return made
+
+
+def member_key(app: Flask, club: str, player_id: int) -> str:
+    """A member link's key for this club player, as the admin makes it (a new one replaces the old)."""
+    from scorekeeper.club import roster, service
+
+    with app.app_context():
+        return roster.issue_member_key(service.find(club), player_id)[1]
+
+
+def member(app: Flask, club: str, player_id: int, phone: FlaskClient | None = None) -> FlaskClient:
+    """A member's own phone (a new one unless given): it opened the member link the admin made for them."""
+    own = phone or app.test_client()
+    opened = own.get(f"/c/{club}/member/{member_key(app, club, player_id)}")
+    assert opened.status_code == 302 and opened.headers["Location"].endswith(f"/c/{club}#next-evening"), opened.text
+    return own

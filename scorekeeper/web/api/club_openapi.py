@@ -6,6 +6,8 @@ and each game's options (house rules are a game's options without the seats, whi
 
 from __future__ import annotations
 
+from typing import cast
+
 from ...club.agreements import MOST_ASKED, REASON_LIMIT
 from ...club.evenings import NOTE_MAX, PLACE_MAX, PLANNED_MOST, WEEKS
 from ...club.service import CLUB_NAME_MAX, EVENINGS_LISTED, EVENINGS_MOST, MIN_MATCHES, SEAT_OPTIONS
@@ -80,13 +82,25 @@ PLAN = {"day": DAY, "starts_at": nullable(START) | {"description": "Absent, null
 PLANNED = obj({
     "id": ID, "day": DAY, "name": EVENING_NAME, "starts_at": nullable(START), "place": PLACE, "note": NOTE,
     "url": {"type": "string", "description": "The club page, at the evening."},
-    "coming": {"type": "array", "items": PLAYER, "description": "Those who said they are coming, by name."},
-    "not_coming": {"type": "array", "items": PLAYER, "description": "Those who said not this time."},
+    "coming": {"type": "array", "items": PLAYER, "description": "Those who said they are coming, by name: from "
+                                                               "their own member key, or through the admin."},
+    "not_coming": {"type": "array", "items": PLAYER, "description": "Those who said not this time (proven as "
+                                                                   "`coming`)."},
     "present": {"type": "array", "items": PLAYER, "description": "Those the admin marked present at the door."}},
     ("id", "day", "name", "starts_at", "place", "note", "url", "coming", "not_coming", "present"),
     "An evening planned ahead, and its answers.")
 ATTENDANCE = {"evening": ID, "player": ID, "name": ref("PlayerName"), "coming": {"type": "boolean"},
-              "present": {"type": "boolean"}}
+              "present": {"type": "boolean"},
+              "proven": {"type": "boolean", "description": "Whether the answer came from the member's own key "
+                                                           "(`Club-Member-Key`) or the admin: only a proven answer "
+                                                           "counts for the draw and in `coming` and `not_coming`."}}
+MEMBER_KEY: Schema = {
+    "member_key": {"type": "string", "minLength": 22,
+                   "description": "The member's own secret, for that member alone: their client sends it as "
+                                  "`Club-Member-Key`. Only its hash is kept; a new one replaces it."},
+    "member_url": {"type": "string", "format": "uri",
+                   "description": "The member link: the phone that opens it is this member at the club."},
+}
 
 SCHEMAS: Schema = {
     **{f"{TITLES[slug]}HouseRules": house_rules(slug) for slug in GAMES},
@@ -144,18 +158,25 @@ SCHEMAS: Schema = {
                                                                "absent. A day that has an evening gets this plan.")},
                              ("day",)),
     "PlannedEveningChange": obj(PLAN, description="Absent: unchanged. An evening played keeps its day."),
-    "EveningAnswer": obj({"player": ID, "coming": {"type": "boolean", "description": "true: I'm in; false: not "
-                                                                                     "this time."},
+    "EveningAnswer": obj({"player": ID | {"description": "The player answered for; with `Club-Member-Key`, the "
+                                                         "member's own id (another is refused, 403)."},
+                          "coming": {"type": "boolean", "description": "true: I'm in; false: not this time."},
                           "answer_key": {"type": "string", "minLength": 1,
-                                         "description": "The key the player's first answer gave; needed to change "
-                                                        "it, unless the admin key is sent."}},
+                                         "description": "Without the member's or the admin's key: the key the "
+                                                        "player's first unproven answer gave, needed to change it."}},
                          ("player", "coming")),
     "Attendance": obj(ATTENDANCE, tuple(ATTENDANCE), "A player's answer for an evening."),
     "AnsweredAttendance": obj({**ATTENDANCE, "answer_key": {"type": "string", "minLength": 1, "description":
-                                                            "Send it again to change this answer; absent when "
-                                                            "the admin key was sent."}},
+                                                            "Send it again to change this unproven answer; absent "
+                                                            "when the admin's or the member's key was sent."}},
                               tuple(ATTENDANCE), "A player's answer, and the key that changes it."),
     "Presence": obj({"present": {"type": "boolean"}}, ("present",)),
+    "MemberKey": {"allOf": [ref("ClubPlayer"), obj(MEMBER_KEY, tuple(MEMBER_KEY))]},
+    "DeletedClubMatch": obj({"deleted": {"type": "string", "description": "The match's id."},
+                             "guests_removed": {"type": "array", "items": ref("PlayerName"),
+                                                "description": "The guests it brought who sat at no other club "
+                                                               "match: they left the roster."}},
+                            ("deleted", "guests_removed")),
     "CreatedClubMatch": {"allOf": [ref("CreatedMatch"), obj({
         "club": {"type": "string", "description": "The club's id."},
         "seat_ids": {"type": "array", "items": ID, "description": "The club player in each seat."}},
@@ -178,10 +199,11 @@ SCHEMAS: Schema = {
             "at": {"type": "string", "format": "date-time"}}, ("seat", "name", "at"))}},
         ("asked", "locked", "finished", "agreed_by")),
     "NewAgreement": obj({
-        "seat": integer(0, description="The agreeing player's seat, 0-based."),
+        "seat": integer(0, description="The agreeing member's own seat, 0-based; absent: the seat the member "
+                                       "(`Club-Member-Key`) sat in. Another seat is refused (403)."),
         "phone": {"type": "string", "minLength": 16, "maxLength": 200,
-                  "description": "This client's own random key, kept by it: one agreement per client and per seat."}},
-        ("seat", "phone")),
+                  "description": "Optional: this client's own random key. Who agrees is the member whose key is "
+                                 "sent as `Club-Member-Key`: one agreement per member."}}),
     "HandConfirmation": obj({"number": integer(1), "seat": integer(0, description="The seat that confirmed."),
                              "name": ref("PlayerName"), "at": {"type": "string", "format": "date-time"}},
                             ("number", "seat", "name", "at")),
@@ -301,7 +323,12 @@ RESPONSES = {"NoAdminKey": answer("A write without the club's admin key.", "Erro
              "WrongAdminKey": answer("A write with a key that is not this club's admin key. Wrong keys are counted "
                                      "per address and per club (429 past the limit).", "Error")}
 PARAMETERS = {"ClubId": {"name": "club_id", "in": "path", "required": True, "schema": {"type": "string"},
-                         "description": "The club id given at creation (the club link)."}}
+                         "description": "The club id given at creation (the club link)."},
+              "ClubMemberKey": {"name": "Club-Member-Key", "in": "header", "required": False,
+                                "schema": {"type": "string"},
+                                "description": "A member's own key (the admin makes it: `member_key`), sent by that "
+                                               "member's client: says which roster player the request comes from. "
+                                               "A key that is no member's current one is refused (403)."}}
 SECURITY = {"adminKey": {"type": "http", "scheme": "bearer", "description": "The club's admin key, given at creation."}}
 MATCH_ID = {"$ref": "#/components/parameters/MatchId"}
 EVENING_ID = {"name": "evening_id", "in": "path", "required": True, "schema": ID,
@@ -309,6 +336,12 @@ EVENING_ID = {"name": "evening_id", "in": "path", "required": True, "schema": ID
 PLANNED_LIMIT = {"name": "limit", "in": "query", "required": False, "schema": integer(1, PLANNED_MOST),
                  "description": f"Evenings per answer; {EVENINGS_LISTED} when absent."}
 ICS = "text/calendar"
+MEMBER: Schema = {"$ref": "#/components/parameters/ClubMemberKey"}
+CLUB_MATCH_ID: Schema = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"},
+                         "description": "A club match's id."}
+# The parameters of a roster player's own addresses, and of a club match's.
+PLAYER_PATH = cast(list[Schema], [CLUB, PLAYER_ID])
+CLUB_MATCH_PATH = cast(list[Schema], [CLUB, CLUB_MATCH_ID])
 
 
 # A write to a hand of a locked club match: the club's admin key and a reason (matches' hand endpoints).
@@ -351,19 +384,21 @@ def paths(prefix: str = "/api/v1") -> Schema:
                              {"200": answer("The match's agreement.", "Agreements")}, parameters=[MATCH_ID]),
             "post": edit_key_operation(
                 "agree", "A player agrees to a finished club match",
-                {"200": answer("This client had already agreed for this seat: nothing changed.", "Agreements"),
+                {"200": answer("This member had already agreed: nothing changed.", "Agreements"),
                  "201": answer("The agreement, and the lock once enough players agreed.", "Agreements"),
                  "409": error("409")},
-                [MATCH_ID], "NewAgreement",
-                "Only a finished match of a club that asks for agreement (422 otherwise). One agreement per seat "
-                "and per client: another client taking an agreed seat, or this one a second seat, is 409."),
+                [MATCH_ID, MEMBER], "NewAgreement",
+                "Only a finished match of a club that asks for agreement (422 otherwise). Needs the edit key and "
+                "the agreeing member's own key (`Club-Member-Key`): without it, for a member who did not sit at "
+                "the match, or with a seat that is not theirs, 403. One agreement per member, in their own seat."),
         },
         f"{match}/hands/{{number}}/confirmation": {"post": edit_key_operation(
             "confirmHand", "The next seat's OK to a hand",
             {"200": answer("The seat that confirmed the hand, and when.", "HandConfirmation"), "422": error("422")},
-            [MATCH_ID, {"$ref": "#/components/parameters/HandNumber"}],
+            [MATCH_ID, {"$ref": "#/components/parameters/HandNumber"}, MEMBER],
             description="For a club that confirms every hand (422 otherwise): the seat after the hand's declarer "
-                        "(after its dealer in a game without one) confirms it. A correction of the hand clears it.")},
+                        "(after its dealer in a game without one) confirms it, with the edit key and that seat's "
+                        "member key (`Club-Member-Key`; 403 for anyone else). A correction of the hand clears it.")},
         f"{prefix}/clubs": {"post": operation(
             "createClub", "Create a club", {"201": answer("The new club, with its admin key and links.",
                                                           "CreatedClub"), "429": error("429")},
@@ -432,10 +467,13 @@ def paths(prefix: str = "/api/v1") -> Schema:
                            "AnsweredAttendance"),
              "403": error("403"),
              "409": error("409"), "429": error("429")},
-            request="EveningAnswer", parameters=[CLUB, EVENING_ID],
-            description="Needs only the club link. The first answer for a player returns `answer_key`; only a "
-                        "request with that key, or with the admin key as `Authorization: Bearer`, changes it: "
-                        "another answer key, or none, is refused (403), as is a wrong admin key.")
+            request="EveningAnswer", parameters=[CLUB, EVENING_ID, MEMBER],
+            description="A member answers with their own key (`Club-Member-Key`), for themselves; the admin (the "
+                        "admin key as `Authorization: Bearer`) for anyone. Those answers are proven: they count for "
+                        "the draw and replace any answer before. With the club link alone an answer is kept but "
+                        "not counted (`proven` false): the first one for a player returns `answer_key`, and only "
+                        "that key changes it; another answer key, or none, is refused (403), as is any unproven "
+                        "change to a proven answer, a wrong admin key or a key that is no member's.")
             | {"security": [{}, {"adminKey": []}]}},
         f"{club}/planned-evenings/{{evening_id}}/present/{{player_id}}": {"put": operation(
             "markPresent", "Mark a player present at the door, or not", {"200": answer("The answer.", "Attendance"),
@@ -458,6 +496,19 @@ def paths(prefix: str = "/api/v1") -> Schema:
                              {"200": answer("Statistics per game of the season.", "PlayerStatistics")},
                              parameters=[CLUB, PLAYER_ID, SEASON_ID]),
         },
+        f"{club}/players/{{player_id}}/member-key": {"post": operation(
+            "issueMemberKey", "Make a player's own member key and link",
+            {"201": answer("The player, with their member key and link: give them to that member alone.",
+                           "MemberKey")},
+            admin=True, parameters=PLAYER_PATH,
+            description="The member's client sends the key as `Club-Member-Key`; a phone that opens the link is "
+                        "that member. Only its hash is kept: a new one replaces the old, which stops working. "
+                        "Issuing a key keeps a guest on the roster as a member.")},
+        f"{club}/players/{{player_id}}/keep": {"post": operation(
+            "keepGuest", "Keep a guest on the roster as a member",
+            {"200": answer("The player.", "ClubPlayer")}, admin=True, parameters=PLAYER_PATH,
+            description="A guest is a name typed at a match started with the club link alone; it leaves the "
+                        "roster with that match when the admin deletes it, unless kept.")},
         f"{club}/players/{{player_id}}/merge": {"post": operation(
             "mergePlayer", "Merge a player into another", {"200": answer("The player kept.", "ClubPlayer")},
             admin=True, request="Merge", parameters=[CLUB, PLAYER_ID],
@@ -465,11 +516,24 @@ def paths(prefix: str = "/api/v1") -> Schema:
                         "leaves the roster. Two players who sat at the same match are refused (422).")},
         f"{club}/matches": {"post": operation(
             "startClubMatch", "Start a match of the club",
-            {"201": answer("The new match, with its edit key.", "CreatedClubMatch"), "409": error("409"),
-             "429": error("429")},
-            request="NewMatch", parameters=[CLUB],
+            {"201": answer("The new match, with its edit key.", "CreatedClubMatch"), "403": error("403"),
+             "409": error("409"), "429": error("429")},
+            request="NewMatch", parameters=[CLUB, MEMBER],
             description="As creating a match; players are matched to the roster by name and new names join it; "
-                        "options start from the house rules. Needs only the club link.")},
+                        "options start from the house rules. Needs only the club link. Sent with the admin key "
+                        "(`Authorization: Bearer`) or a member's key (`Club-Member-Key`), the match is the admin's "
+                        "or a member's (a wrong key is refused, 403); without, new names join the roster as "
+                        "guests, and the admin may delete the match.")
+            | {"security": [{}, {"adminKey": []}]}},
+        f"{club}/matches/{{match_id}}": {"delete": operation(
+            "deleteStrangersMatch", "Delete a club match someone who is not a member started",
+            {"200": answer("The match left the club; the guests it brought left the roster.", "DeletedClubMatch"),
+             "422": error("422")},
+            admin=True, parameters=CLUB_MATCH_PATH,
+            description="For a match started with the club link alone (neither the admin key nor a member's key): "
+                        "its hands are taken off, each kept in its edit history as deleted, it leaves the club's "
+                        "figures, and each guest it brought who sat at no other club match leaves the roster. A "
+                        "match the admin or a member started is refused (422): it is changed hand by hand.")},
         f"{club}/standings": {"get": operation(
             "clubStandings", "Standings and ratings per game", {"200": answer("The season's table.", "Standings"),
                                                                 "422": error("422")},

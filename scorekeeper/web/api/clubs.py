@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 from ...club import (
     evenings as planning,
     figures as club_figures,
+    roster,
     rounds as club_rounds,
     seasons as club_seasons,
     service as clubs,
@@ -34,7 +35,7 @@ from ...links import new_key
 from ...match import matches
 from ...models import Attendance, Club, ClubPlayer, Evening, EveningRound, EveningTable, Match, Season
 from ...refusals import Refusal, refuse
-from ..club import evenings as club_evenings, spreadsheets as club_csv
+from ..club import evenings as club_evenings, members, spreadsheets as club_csv
 from ..club.pages import seated
 from ..errors import json_error
 from .matches import answer, body, conflict, fields_of, invalid
@@ -311,7 +312,16 @@ def planned_state(club: Club, evening: Evening) -> PlannedState:
 def attendance_state(club: Club, row: Attendance, **extra: str) -> dict[str, object]:
     player = player_of(club, row.player_id)
     return {"evening": row.evening_id, "player": player.id, "name": player.name, "coming": row.answer == "in",
-            "present": row.present, **extra}
+            "present": row.present, "proven": row.proven, **extra}
+
+
+def member_or_403(club: Club) -> ClubPlayer:
+    """The member whose own key the request carries (Club-Member-Key); 403 when it is no member's current key."""
+    member = members.proven(club)
+    if member is None:
+        abort(make_response(json_error(403, _("That member key is not a current member link of this club: ask "
+                                              "the club's organiser for a new one."))))
+    return member
 
 
 def admin_or_none(club_id: str) -> Club | None:
@@ -363,16 +373,25 @@ def delete_evening(club_id: str, evening_id: int):
 
 @bp.post("/clubs/<club_id>/planned-evenings/<int:evening_id>/answers")
 def answer_evening(club_id: str, evening_id: int):
-    """A member's answer, with the club link: the first answer for a player gives the key that changes it."""
+    """A member's answer: proven with the member's own key (Club-Member-Key) or the admin key, it counts for the
+    draw; with the club link alone it is kept unproven (not counted), and its first answer gives the key that
+    changes it."""
     admin = admin_or_none(club_id)
     club = admin or clubs.must_find(club_id)
     evening = planning.evening_of(club, evening_id)
     data = body()
+    if admin is None and request.headers.get(members.HEADER, "").strip():
+        member = member_or_403(club)
+        if row_id(data.get("player", member.id)) != member.id:
+            abort(make_response(json_error(403, _("A member key answers for its own member: %(name)s.",
+                                                  name=member.name))))
+        row = planning.answer(club, evening, member.id, data.get("coming"), None, proven=True)
+        return jsonify(attendance_state(club, row))
     key = data.get("answer_key")
     if key is not None and (not isinstance(key, str) or not key):
         raise refuse("answer_key", N_("Send back the answer key this player's first answer gave."))
     if admin is not None:
-        row = planning.answer(club, evening, data.get("player"), data.get("coming"), None)
+        row = planning.answer(club, evening, data.get("player"), data.get("coming"), None, proven=True)
         return jsonify(attendance_state(club, row))
     key = key or new_key()
     row = planning.answer(club, evening, data.get("player"), data.get("coming"), key)
@@ -408,6 +427,22 @@ def rename_player(club_id: str, player_id: int):
     return jsonify(player_state(clubs.rename_player(club, player_id, body().get("name"))))
 
 
+@bp.post("/clubs/<club_id>/players/<int:player_id>/member-key")
+def issue_member_key(club_id: str, player_id: int):
+    """The admin makes a player's member link (a new one replaces the old): its key goes to that member alone."""
+    club = authorize(club_id)
+    player, key = roster.issue_member_key(club, player_id)
+    return jsonify({**player_state(player), "member_key": key,
+                    "member_url": url_for("members.join", public_id=club.public_id, key=key, _external=True)}), 201
+
+
+@bp.post("/clubs/<club_id>/players/<int:player_id>/keep")
+def keep_guest(club_id: str, player_id: int):
+    """The admin keeps a guest (a name a non-member's match brought) as a member of the roster."""
+    club = authorize(club_id)
+    return jsonify(player_state(roster.keep_guest(club, player_id)))
+
+
 @bp.post("/clubs/<club_id>/players/<int:player_id>/merge")
 def merge_player(club_id: str, player_id: int):
     club = authorize(club_id)
@@ -423,13 +458,26 @@ def merge_player(club_id: str, player_id: int):
 
 @bp.post("/clubs/<club_id>/matches")
 def start_match(club_id: str):
-    club = clubs.must_find(club_id)
+    admin = admin_or_none(club_id)
+    club = admin or clubs.must_find(club_id)
+    starter = "admin" if admin is not None else None
+    if starter is None and request.headers.get(members.HEADER, "").strip():
+        member_or_403(club)
+        starter = "member"
     data = fields_of(body(), "options")
     match, key = clubs.start_match(club, data.get("game"), data.get("players"), data.get("options"),
-                                   language=data.get("language"))
+                                   language=data.get("language"), started_by=starter)
     edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)
     return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url, club=club.public_id,
                   seat_ids=match.seat_ids)
+
+
+@bp.delete("/clubs/<club_id>/matches/<match_id>")
+def delete_match(club_id: str, match_id: str):
+    """The admin deletes a club match someone who is not a member started; the guests it brought leave too."""
+    club = authorize(club_id)
+    gone = clubs.delete_strangers_match(club, match_id)
+    return jsonify({"deleted": match_id, "guests_removed": gone})
 
 
 @bp.get("/clubs/<club_id>/standings")

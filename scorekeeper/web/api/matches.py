@@ -12,14 +12,15 @@ from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
-from ...club import agreements, service as clubs
+from ...club import agreements, results as club_results, service as clubs
 from ...games.base import N_, HandState, Replay, Summary
 from ...i18n import translate
 from ...json_values import JsonObject
 from ...match import backup, matches, receipts
-from ...models import Match
+from ...models import ClubPlayer, Match
 from ...refusals import Refusal, refuse
-from .. import compression
+from .. import compression, rate_limits
+from ..club import members
 from ..errors import handle_http, json_error, match_or_404, reasons
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -271,6 +272,18 @@ def utc(at: datetime) -> str:
     return (at if at.tzinfo else at.replace(tzinfo=timezone.utc)).isoformat(timespec="seconds")
 
 
+def member_of(match: Match) -> ClubPlayer | None:
+    """The club member whose own key this request carries (Club-Member-Key), for the match's club."""
+    club = club_results.club_of(match)
+    return members.proven(club) if club is not None else None
+
+
+@bp.errorhandler(agreements.NotTheirs)
+def not_theirs(err: agreements.NotTheirs):
+    rate_limits.not_a_wrong_key()  # the edit key was right: no guess to count
+    return json_error(403, translate(err.reason))
+
+
 @bp.get("/matches/<match_id:public_id>/agreements")
 def read_agreements(public_id: str):
     return jsonify(agreement_state(match_or_404(public_id)))
@@ -278,23 +291,28 @@ def read_agreements(public_id: str):
 
 @bp.post("/matches/<match_id:public_id>/agreements")
 def agree(public_id: str):
-    """A player agrees from their own client: the seat, and the client's own random key (its "phone")."""
+    """A player agrees from their own client: the edit key, and the member's own key (Club-Member-Key) that
+    says who agrees; the seat, when sent, must be theirs. A "phone" key, when sent, is checked as before."""
     authorize(public_id)
     data = body()
     phone = data.get("phone")
-    if not isinstance(phone, str) or not PHONE_KEY[0] <= len(phone) <= PHONE_KEY[1]:
+    if phone is not None and (not isinstance(phone, str) or not PHONE_KEY[0] <= len(phone) <= PHONE_KEY[1]):
         raise refuse("phone", N_("Send this client's own random key, {low} to {high} characters."),
                      low=PHONE_KEY[0], high=PHONE_KEY[1])
-    before = len(agreements.agreements(match_or_404(public_id)))
-    match, _state = agreements.agree(public_id, data.get("seat"), phone)
+    found = match_or_404(public_id)
+    before = len(agreements.agreements(found))
+    member = member_of(found)
+    match, _state = agreements.agree(public_id, member.id if member else None, member.name if member else "",
+                                     data.get("seat"))
     state = agreement_state(match)
     return jsonify(state), 201 if len(state["agreed_by"]) > before else 200
 
 
 @bp.post("/matches/<match_id:public_id>/hands/<int:number>/confirmation")
 def confirm_hand(public_id: str, number: int):
-    """The next seat's OK to a hand of a club that confirms every hand."""
+    """The next seat's OK to a hand of a club that confirms every hand, from that seat's member (Club-Member-Key)."""
     authorize(public_id)
-    match, seat = agreements.confirm(public_id, number)
+    member = member_of(match_or_404(public_id))
+    match, seat = agreements.confirm(public_id, number, member.id if member else None)
     hand = match.hands[number - 1]
     return jsonify({"number": number, "seat": seat, "name": match.players[seat], "at": utc(hand.confirmed_at)})

@@ -67,6 +67,7 @@ def page(club: Club, refused: Mapping[str, Form] | None = None) -> tuple[str, in
                            games=GAMES, token_form=TableForm(), present_form=PresentForm(),
                            planned=club_evenings.planned(club, limit=PLANNED_SHOWN),
                            door=door_of(club, club_evenings.next_evening(club)),
+                           strangers=clubs.strangers_matches(club),
                            adding=not roster or request.args.get("adding") == "1" or "add" in (refused or {}))
     return page, 422 if refused else 200
 

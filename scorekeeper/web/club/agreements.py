@@ -17,13 +17,14 @@ from markupsafe import Markup
 from ...club import agreements, evening_results, results
 from ...i18n import translate
 from ...match import matches
-from ...models import Club, Match
+from ...models import Club, ClubPlayer, Match
 from ...refusals import Refusal
 from .. import links, rate_limits
 from ..api import matches as api_matches
 from ..errors import error_page
 from ..forms import TableForm
 from ..match import phone
+from . import members
 
 bp = Blueprint("agreements", __name__, url_prefix="/m/<public_id>")
 
@@ -74,17 +75,25 @@ def locked(err: agreements.Locked) -> Response:
     return error_page(403, translate(err.reason))
 
 
+def member_of(match: Match) -> ClubPlayer | None:
+    """The club member this phone proved it is (its member link), for the match's club."""
+    club = results.club_of(match)
+    return members.proven(club) if club is not None else None
+
+
 @bp.post("/agree")
 def agree(public_id: str):
-    """This phone's player agrees to the finished match ("I am Ann: Agreed")."""
+    """This phone's member agrees to the finished match they played ("I am Ann: Agreed")."""
     match = phone.editable(public_id)
     if not TableForm(request.form).validate():
         flash(_("The page was open too long; please try again."))
     else:
+        member = member_of(match)
         try:
-            agreements.agree(public_id, request.form.get("seat", type=int), links.phone_key())
+            agreements.agree(public_id, member.id if member else None, member.name if member else "",
+                             request.form.get("seat", type=int))
             flash(_("Agreed. Thank you."))
-        except (matches.Conflict, Refusal) as err:
+        except (matches.Conflict, Refusal, agreements.NotTheirs) as err:
             flash(translate(err.reason))
     return redirect(url_for("pages.match", public_id=match.public_id, _anchor="agreement"))
 
@@ -96,10 +105,11 @@ def confirm(public_id: str, number: int):
     if not TableForm(request.form).validate():
         flash(_("The page was open too long; please try again."))
     else:
+        member = member_of(match)
         try:
-            match, seat = agreements.confirm(public_id, number)
+            match, seat = agreements.confirm(public_id, number, member.id if member else None)
             flash(_("Hand %(n)s confirmed by %(name)s.", n=number, name=match.players[seat]))
-        except (matches.Conflict, Refusal) as err:
+        except (matches.Conflict, Refusal, agreements.NotTheirs) as err:
             flash(translate(err.reason))
         except matches.NotFound:
             abort(404)
@@ -133,13 +143,16 @@ def agreement_card(match: Match) -> Markup:
         return note
     editing = phone.can_edit(match)
     admin = admin_key(match) is not None
-    own = links.phone_key(make=False) if editing else None  # made with the phone's first "Agreed"
-    mine = agreements.seat_of(match, agreements.phone_of(own)) if own else None
+    member = member_of(match) if editing else None  # a watcher's page is kept for every watcher: no one's own
+    seat = agreements.member_seat(match, member.id) if member is not None else None
+    mine = agreements.agreed_seat(match, member.id) if member is not None else None
     first = unconfirmed[0] if unconfirmed else None
     hand = played.hands[first - 1] if first is not None else None
+    next_seat = agreements.next_seat(match, hand) if hand else None
     return note + Markup(render_template(
         "match/_agreement.html", match=match, agreement=agreement, editing=editing, admin=admin, mine=mine,
-        hand=hand, confirmer=match.players[agreements.next_seat(match, hand)] if hand else None,
+        seat=seat, member=member, hand=hand, confirmer=match.players[next_seat] if next_seat is not None else None,
+        confirming=hand is not None and seat is not None and seat == next_seat,
         waiting=len(unconfirmed), summary=played.summary(), token_form=TableForm()))
 
 

@@ -1,39 +1,40 @@
 """A club's planned evenings in the browser: "I'm in" from the club link, the admin's plans and the door, the calendar.
 
-A phone says once who it is at the club (one roster player per club, kept in its session) and
-answers with its own key (one per phone, in the session too): only that phone or the admin changes
-the answer. The club page is kept per club state; the phone's own evening card is drawn into it
-on each request.
+A phone is a member of the club once it opened that member's own link (members.py): then its answer
+is the member's, and counts for the draw; the admin answers for anyone. A name picked from the roster
+proves nothing and answers nothing. The club page is kept per club state; the phone's own evening card
+is drawn into it on each request.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext as _
 from icalendar import Calendar, Event
 
 from ...club import evenings, results as club_results, service as clubs
+from ...games.base import N_
 from ...i18n import translate
-from ...links import new_key
+from ...kept import Kept
 from ...match import matches
 from ...models import Club, Evening
 from ...refusals import Refusal
-from .. import links
 from ..errors import error_page
 from ..forms import TableForm
-from ..page_cache import PageCache
-from . import phone as club_phone
-from .forms import AnswerForm, MeForm, PlanEditForm, PresentForm, with_roster
+from . import members, phone as club_phone
+from .forms import AnswerForm, PlanEditForm, PresentForm
 
 bp = Blueprint("club_evenings", __name__, url_prefix="/c/<public_id>")
-ME, PHONE = "me", "phone"  # session keys: the player this phone is per club, and the phone's own key
+NOT_PROVEN = N_("Saying a name is not enough: open your own member link on this phone first. The club's "
+                "organiser gives each member one.")
 CARD = b"<!-- the phone's own evening card -->"
-CARDS = PageCache(budget=1_000_000)  # evening cards, per club version and phone's player (with_card)
+CARDS: Kept[Hashable, str] = Kept(1_000_000, sizeof=len)  # evening cards, per club version and member (with_card)
 TOKEN = re.compile(r'(?<=name="csrf_token" type="hidden" value=")[^"]+')  # a form's token, as WTForms writes it
 TOKEN_HERE = "\x00token\x00"  # where a kept card takes the phone's own token
 
@@ -42,27 +43,8 @@ TOKEN_HERE = "\x00token\x00"  # where a kept card takes the phone's own token
 
 
 def me(public_id: str) -> int | None:
-    """The roster player this phone said it is at the club, if any."""
-    found = session.get(ME, {}).get(public_id)
-    return found if isinstance(found, int) else None
-
-
-def be(public_id: str, player_id: int | None) -> None:
-    """Keep who this phone is at the club (None forgets it); only clubs this phone still lists are kept."""
-    listed = set(links.opened(links.CLUB)) | {public_id}
-    kept = {pid: player for pid, player in session.get(ME, {}).items() if pid in listed and pid != public_id}
-    if player_id is not None:
-        kept[public_id] = player_id
-    session[ME] = kept
-    session.permanent = True
-
-
-def phone_key() -> str:
-    """This phone's own key, made on its first answer."""
-    if not isinstance(session.get(PHONE), str):
-        session[PHONE] = new_key()
-        session.permanent = True
-    return session[PHONE]
+    """The roster player this phone proved it is at the club (its member link), if any."""
+    return members.proven_in(public_id)
 
 
 # -- the club page's card ---------------------------------------------------------------------------------
@@ -85,25 +67,21 @@ def with_card(public_id: str, page: bytes | str, glance: clubs.Peek | None = Non
     key = (glance.stamp.club, glance.stamp.version, me(public_id), str(get_locale()),
            request.host, request.script_root,  # its links
            club_results.day_of(datetime.now(timezone.utc), glance.time_zone))
-    kept = CARDS.get(key)
-    if kept is None:
-        kept = CARDS.put(key, TOKEN.sub(TOKEN_HERE, card(club_phone.club_or_404(public_id))))
+    kept = CARDS.fetch(key, lambda: TOKEN.sub(TOKEN_HERE, card(club_phone.club_or_404(public_id))))
     return body.replace(CARD, kept.replace(TOKEN_HERE, TableForm().csrf_token.current_token).encode(), 1)
 
 
-def card(club: Club, me_form: MeForm | None = None) -> str:
-    """The next evening: when and where, who comes, and this phone's answer (or the roster to say who it is)."""
+def card(club: Club) -> str:
+    """The next evening: when and where, who comes, and this member's answer (or how a member proves who they are)."""
     evening = evenings.next_evening(club)
     roster = clubs.roster(club)
-    mine = me(club.public_id)
-    player = next((p for p in roster if p.id == mine), None)
+    player = members.proven(club)
     said = None
     if evening is not None and player is not None:
-        said = next((row.answer for row in evenings.attendance(evening) if row.player_id == player.id), None)
-    form = me_form or MeForm()
-    with_roster([form.player], roster, _("Pick your name"))
+        said = next((row.answer for row in evenings.attendance(evening) if row.player_id == player.id and row.proven),
+                    None)
     return render_template("club/_evening_card.html", club=club, evening=evening, roster=roster, player=player,
-                           said=said, answers=evenings.answers(club, evening) if evening else None, me_form=form,
+                           said=said, answers=evenings.answers(club, evening) if evening else None,
                            answer_form=AnswerForm(), webcal=webcal(club))
 
 
@@ -114,23 +92,18 @@ def webcal(club: Club) -> str:
 
 @bp.post("/me")
 def pick_me(public_id: str):
-    """This phone says who it is at the club."""
-    club = club_phone.club_or_404(public_id)
-    form = MeForm(request.form)
-    with_roster([form.player], clubs.roster(club))
-    if not form.validate():
-        abort(error_page(422, _("Pick your name from the roster."),
-                         correct_url=url_for("clubs.club", public_id=public_id), correct_text=_("Open the club")))
-    be(public_id, int(form.player.data))
-    return redirect(url_for("clubs.club", public_id=public_id, _anchor="next-evening"))
+    """A name picked from the roster (as pages before member links offered): refused with the way to prove it."""
+    club_phone.club_or_404(public_id)
+    abort(error_page(403, _(NOT_PROVEN), correct_url=url_for("clubs.club", public_id=public_id),
+                     correct_text=_("Open the club")))
 
 
 @bp.post("/me/forget")
 def forget_me(public_id: str):
-    """This phone is someone else, or nobody, at the club."""
-    club_phone.club_or_404(public_id)
+    """This phone is nobody at the club any more (a shared phone, a phone lent to a friend)."""
+    club = club_phone.club_or_404(public_id)
     if TableForm(request.form).validate():  # only the token
-        be(public_id, None)
+        members.keep(club, None)
     return redirect(url_for("clubs.club", public_id=public_id, _anchor="next-evening"))
 
 
@@ -141,19 +114,18 @@ def answer(public_id: str, evening_id: int):
     evening = found(club, evening_id)
     form = AnswerForm(request.form)
     back = url_for("clubs.club", public_id=public_id, _anchor="next-evening")
-    player = me(public_id)
-    if not form.validate() or player is None:
-        abort(error_page(422, _("Say who you are first, then tap your answer."), correct_url=back,
+    player = members.proven(club)
+    if player is None:
+        abort(error_page(403, _(NOT_PROVEN), correct_url=back, correct_text=_("Open the club")))
+    if not form.validate():
+        abort(error_page(422, _("The page was open too long; please try again."), correct_url=back,
                          correct_text=_("Open the club")))
     try:
-        evenings.answer(club, evening, player, form.coming.data == "in", phone_key())
-    except evenings.NotYours as err:
-        abort(error_page(403, translate(err.reason), correct_url=back, correct_text=_("Open the club")))
+        evenings.answer(club, evening, player.id, form.coming.data == "in", None, proven=True)
     except (Refusal, matches.Conflict) as err:
         abort(error_page(422 if isinstance(err, Refusal) else 409, translate(err.reason), correct_url=back,
                          correct_text=_("Open the club")))
     except matches.NotFound:  # the player left the roster since
-        be(public_id, None)
         return redirect(back)
     return redirect(back)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import math
 import re
-import threading
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable
 from datetime import date, datetime, timezone
@@ -14,7 +13,6 @@ from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from babel import numbers
-from cachetools import LRUCache
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
@@ -27,6 +25,7 @@ from ...club.roster import row_id
 from ...games import GAMES
 from ...games.base import N_, NAME_MAX
 from ...i18n import translate
+from ...kept import Kept
 from ...match import matches
 from ...models import Club, Match, Season
 from ...refusals import Refusal
@@ -34,9 +33,9 @@ from ...render_slots import Busy
 from .. import links
 from ..games.registry import GAME_PAGES
 from ..match import phone
-from ..page_cache import PageCache, SharedPages, kept_address
+from ..page_cache import SharedPages, kept_address
 from ..sheets import views as sheets
-from . import evenings as club_evenings, phone as club_phone, rounds as club_rounds
+from . import evenings as club_evenings, members, phone as club_phone, rounds as club_rounds
 from .forms import NewClubForm, club_match_form
 
 bp = Blueprint("clubs", __name__)
@@ -45,12 +44,12 @@ EVENINGS_SHOWN = 12  # the latest evenings on the club page
 PARTNERSHIPS_SHOWN = 10  # on the club page and its PDF: a club of 100 has 4,950 pairs; the API lists them all
 bp.register_error_handler(Busy, sheets.busy)
 PAGES = SharedPages()  # club and player pages, per club stamp, drawn once for all workers (see kept)
-ROSTERS = PageCache(budget=2_000_000)  # the club page's list of players, per club version (roster_block)
-_rosters: LRUCache = LRUCache(maxsize=64)  # (club, version) -> its roster (kept_roster)
-_rosters_lock = threading.Lock()
-STANDINGS = PageCache(budget=2_000_000)  # the club page's standings tables, each per its game's marks
-LINES = PageCache(budget=2_000_000)  # each match's line in an evening, per its marks (match_lines)
-EVENINGS = PageCache(budget=2_000_000)  # the club page's evenings, each per its matches' marks (evening_block)
+BLOCK_BYTES = 2_000_000  # characters of drawn parts each cache below keeps
+ROSTERS: Kept[Hashable, str] = Kept(BLOCK_BYTES, sizeof=len)  # the club page's list of players (roster_block)
+_rosters: Kept[tuple[str, int], list[Member]] = Kept(64)  # (club, version) -> its roster (kept_roster)
+STANDINGS: Kept[Hashable, str] = Kept(BLOCK_BYTES, sizeof=len)  # each game's standings table, per its marks
+LINES: Kept[Hashable, str] = Kept(BLOCK_BYTES, sizeof=len)  # each match's line in an evening, per its marks
+EVENINGS: Kept[Hashable, str] = Kept(BLOCK_BYTES, sizeof=len)  # the club page's evenings, per their matches' marks
 
 # What a standings table shows per game, beside the player and the matches played (each game's own, from
 # its page record: the engine's figures).
@@ -231,25 +230,16 @@ class Member(NamedTuple):
 
 def kept_roster(club: Club) -> list[Member]:
     """The club's roster by name, kept per club version (every roster change raises it): a result changes none."""
-    key = (club.public_id, club.version)
-    with _rosters_lock:
-        kept = _rosters.get(key)
-    if kept is None:
-        kept = [Member(player.id, player.name) for player in clubs.roster(club)]
-        with _rosters_lock:
-            _rosters[key] = kept
-    return kept
+    return _rosters.fetch((club.public_id, club.version),
+                          lambda: [Member(player.id, player.name) for player in clubs.roster(club)])
 
 
 @bp.app_template_global()
 def roster_block(club: Club, season_id: int | None, roster: list[Member]) -> Markup:
     """The club page's list of players, drawn again only when the club's version or the language changes."""
     key = (club.public_id, club.version, season_id, str(get_locale()), request.script_root)
-    kept = ROSTERS.get(key)
-    if kept is None:
-        kept = ROSTERS.put(key, render_template("club/_roster_block.html", club=club, season_id=season_id,
-                                                roster=roster))
-    return Markup(kept)
+    return Markup(ROSTERS.fetch(key, lambda: render_template("club/_roster_block.html", club=club,
+                                                             season_id=season_id, roster=roster)))
 
 
 @bp.app_template_global()
@@ -259,14 +249,13 @@ def standings_block(club: Club, season: Season | None, slug: str, game_view: clu
     minimum) and the language are as they were: after a result only that game's table is drawn again."""
     key = (club.public_id, club.version, None if season is None else season.id, slug, game_view.mark,
            str(get_locale()), request.script_root)
-    kept = STANDINGS.get(key) if game_view.mark is not None else None
-    if kept is None:
+
+    def draw() -> str:
         serving.breathe()  # between the parts of a page drawn after a result: the worker's other phones first
-        kept = render_template("club/_standings_block.html", club=club, season=season, slug=slug,
+        return render_template("club/_standings_block.html", club=club, season=season, slug=slug,
                                game_view=game_view, names=names)
-        if game_view.mark is not None:
-            STANDINGS.put(key, kept)
-    return Markup(kept)
+
+    return Markup(draw() if game_view.mark is None else STANDINGS.fetch(key, draw))
 
 
 @bp.app_template_global()
@@ -278,12 +267,13 @@ def evening_block(club: Club, season: Season | None, day: date, name: str | None
     by its own marks, so the evening of a hundred tables draws again the line of the match that ended."""
     key = (club.public_id, club.version, None if season is None else season.id, str(get_locale()),
            request.script_root, day, name, marks)
-    kept = EVENINGS.get(key)
-    if kept is None:
+
+    def draw() -> str:
         serving.breathe()
-        kept = EVENINGS.put(key, render_template("club/_evening_block.html", club=club, day=day, name=name,
-                                                 lines=match_lines(club, marks, names)))
-    return Markup(kept)
+        return render_template("club/_evening_block.html", club=club, day=day, name=name,
+                               lines=match_lines(club, marks, names))
+
+    return Markup(EVENINGS.fetch(key, draw))
 
 
 def match_lines(club: Club, marks: tuple, names: dict[int, str]) -> list[Markup]:
@@ -339,7 +329,8 @@ def new_match(public_id: str, game: str):
                            (found.house_rules or {}).get(game), blank=_("Pick a player"))
     if request.method == "POST" and form.validate():
         try:
-            match, key = clubs.start_match(found, game, form.names(), form.options(), language=form.language.data)
+            match, key = clubs.start_match(found, game, form.names(), form.options(), language=form.language.data,
+                                           started_by=starter(found))
         except Refusal as err:
             form.refuse(err)
         except matches.Conflict as err:
@@ -350,6 +341,13 @@ def new_match(public_id: str, game: str):
     status = 422 if request.method == "POST" else 200
     return render_template("club/new_match.html", club=found, game=GAMES[game], form=form, roster=roster,
                            name_length=NAME_MAX), status
+
+
+def starter(club: Club) -> str | None:
+    """Who this phone is when it starts a club match: the admin, a proven member, or None (anyone with the link)."""
+    if club_phone.is_admin(club):
+        return "admin"
+    return "member" if members.proven(club) is not None else None
 
 
 @bp.get("/c/<public_id>/players/<int:player_id>")
