@@ -28,9 +28,17 @@ RATE_LIMITS: dict[str, Any] = {
     "RATELIMIT_SWALLOW_ERRORS": True,  # a shared store that is down must not stop the table
     "RATELIMIT_NEW_MATCHES": "30 per minute; 300 per hour",
     "RATELIMIT_CLUB_MATCHES": "300 per minute; 3000 per hour",  # per club: every table of a big evening at once
+    # Per club and address, counted before the club's total: a fifth of it, so that one address cannot spend
+    # it. The club's admin and proven members count apart (the admin as much as the club's total, a member as
+    # much as one address), so strangers never refuse them (web/rate_limits/club_counts.py).
+    "RATELIMIT_CLUB_MATCHES_PER_ADDRESS": "60 per minute; 600 per hour",
     "RATELIMIT_NEW_CLUBS": "10 per minute; 60 per hour",  # a club is made once and played for months
     "RATELIMIT_RESTORES": "10 per minute; 60 per hour",
-    "RATELIMIT_PDFS": "30 per minute; 300 per hour",
+    "RATELIMIT_PDFS": "30 per minute; 300 per hour",  # per address; a club's per club, a club match's per match
+    "RATELIMIT_CLUB_PDFS_PER_ADDRESS": "10 per minute; 100 per hour",  # a club's, per club and address
+    # Attendance answers recorded: per address over every club, and per club and address.
+    "RATELIMIT_ANSWERS": "60 per minute; 600 per hour",
+    "RATELIMIT_CLUB_ANSWERS_PER_ADDRESS": "20 per minute; 200 per hour",
     "RATELIMIT_WRONG_KEYS": "20 per minute; 100 per hour",  # per address; a right key is never counted
     "RATELIMIT_WRONG_KEYS_PER_MATCH": "30 per minute; 150 per hour",
 }

@@ -6,9 +6,17 @@ so that every worker and process of the machine count together, or in Redis when
 names one, so that every server of a club does too.
 Each limit is a setting such as ``"30 per minute; 300 per hour"``, set well above what a real
 table does. A limit on making matches counts the matches made, a limit on PDFs the sheets
-rendered: a form sent back with a mistake costs nothing. Edit keys count only when wrong, per
-address and per match, and a right key is never refused. An address over a limit gets 429 with
-Retry-After: JSON in the API's error shape under /api/, a page saying when to try again elsewhere.
+rendered, a limit on attendance answers the answers recorded: a form sent back with a mistake
+costs nothing, and a request refused by one limit is counted by none. Edit keys count only when
+wrong, per address and per match, and a right key is never refused. An address over a limit gets
+429 with Retry-After: JSON in the API's error shape under /api/, a page saying when to try again
+elsewhere.
+
+A club's matches and PDFs count per club, since its phones share the address of its Wi-Fi; a
+stranger's count first per club and address, well below the club's total, so that one address
+cannot spend a club's budget, and the club's admin and proven members count apart, in buckets of
+their own, so that strangers never refuse them (club_counts.py). Attendance answers count the same
+way, with the address's total over every club in place of the club's.
 
 The address is the connection's, or with PROXIES set (the number of proxies in front that add
 X-Forwarded-For) the one the nearest of those proxies saw.
@@ -33,7 +41,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from ...match import matches
 from ..errors import json_error, wants_json
 from ..match import phone
-from . import counts
+from . import club_counts, counts
 
 Deduct = Callable[[Response], bool]
 
@@ -46,6 +54,11 @@ def made(response: Response) -> bool:
 def rendered(response: Response) -> bool:
     """A sheet was rendered: a kept one (every table downloading the evening's results) costs nothing."""
     return response.status_code == 200 and bool(g.get("pdf_rendered"))
+
+
+def answered(response: Response) -> bool:
+    """An attendance answer was recorded: the API's 200, or the club page's redirect back after the form."""
+    return request.method == "POST" and response.status_code in (200, 302)
 
 
 def counted_as() -> str:
@@ -85,18 +98,26 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
     "club_evening_results.results_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "club_table_cards.cards_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "club_table_cards.api_cards_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
+    "club_api.answer_evening": ("RATELIMIT_ANSWERS", "answer", answered),
+    "club_evenings.answer": ("RATELIMIT_ANSWERS", "answer", answered),
 }
 # Limited endpoints counted per club, and per match (counted_as).
 PER_CLUB = frozenset({"club_api.start_match", "clubs.new_match", "clubs.standings_pdf",
                       "club_evening_results.results_pdf", "club_table_cards.cards_pdf",
                       "club_table_cards.api_cards_pdf"})
 PER_MATCH = frozenset({"sheets.match_pdf"})
+# Limited endpoints of a club where a stranger counts per club and address first, and the club's admin and
+# proven members in their own buckets (club_counts.py); the limit per club and address of each scope.
+CLUB_AND_ADDRESS = PER_CLUB | {"club_api.answer_evening", "club_evenings.answer"}
+PER_CLUB_AND_ADDRESS = {"club-match": "RATELIMIT_CLUB_MATCHES_PER_ADDRESS", "pdf": "RATELIMIT_CLUB_PDFS_PER_ADDRESS",
+                        "answer": "RATELIMIT_CLUB_ANSWERS_PER_ADDRESS"}
 # Endpoints whose 403 means "that edit key is not this match's", and the limits of those 403s.
 KEY_CHECKS = frozenset({"api.record", "api.correct", "api.undo", "api.rotate_key", "pages.join",
                         # a club's admin key, counted per club as an edit key is per match
                         "club_api.rotate_club_key", "club_api.set_rules", "club_api.add_season",
                         "club_api.name_evening", "club_api.add_player", "club_api.rename_player",
-                        "club_api.merge_player", "clubs.join", "club_api.plan_evening",
+                        "club_api.merge_player", "clubs.join", "members.join", "club_api.issue_member_key",
+                        "club_api.keep_guest", "club_api.delete_match", "club_api.start_match", "club_api.plan_evening",
                         "club_api.change_evening", "club_api.delete_evening", "club_api.answer_evening",
                         "club_api.mark_present", "club_api.close_season", "club_api.reopen_season",
                         "evening_results_api.close_evening", "evening_results_api.reopen_evening",
@@ -112,7 +133,8 @@ def init_app(app: Flask) -> None:
     app.register_error_handler(TooManyRequests, too_many)
     if not app.config["RATELIMIT_ENABLED"]:
         return
-    for setting in {*(setting for setting, _scope, _deduct in LIMITED.values()), *WRONG_KEYS}:
+    for setting in {*(setting for setting, _scope, _deduct in LIMITED.values()), *PER_CLUB_AND_ADDRESS.values(),
+                    *WRONG_KEYS}:
         parse_many(app.config[setting])  # a mistyped limit stops the start, not a request later
     app.config["RATELIMIT_STORAGE_URI"] = counts.uri_for(app.config["RATELIMIT_STORAGE_URI"],
                                                          Path(app.instance_path))
@@ -123,9 +145,38 @@ def init_app(app: Flask) -> None:
     app.before_request_funcs[None].remove(limiter._check_request_limit)
     app.extensions["rate_limits"] = limiter
     for endpoint, (setting, scope, deduct) in LIMITED.items():
-        limit = limiter.shared_limit(lambda setting=setting: current_app.config[setting], scope, deduct_when=deduct)
-        app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+        app.view_functions[endpoint] = limited(limiter, endpoint, setting, scope, deduct)(app.view_functions[endpoint])
     app.after_request(count_wrong_key)
+
+
+def limited(limiter: Limiter, endpoint: str, setting: str, scope: str, deduct: Deduct) -> Callable:
+    """The limits of an endpoint, as one decorator; every one is checked before the view and counted after it.
+
+    Most count against what counted_as() says. A club's endpoint counts a stranger per club and address and
+    then there, and a key holder of the club in a bucket of their own instead (club_counts.py). Each limit is
+    only tested before the view and hit once the response shows that what counts was done: a request refused
+    by any of them is counted by none.
+    """
+    def config(name: str) -> Callable[[], str]:
+        return lambda: current_app.config[name]
+
+    if endpoint not in CLUB_AND_ADDRESS:
+        return limiter.shared_limit(config(setting), scope, deduct_when=deduct)
+    per_address = PER_CLUB_AND_ADDRESS[scope]
+    limits = [
+        limiter.shared_limit(config(setting), scope, deduct_when=deduct, exempt_when=club_counts.holds_key),
+        limiter.shared_limit(config(per_address), f"{scope}-address", key_func=club_counts.club_and_address,
+                             deduct_when=deduct, exempt_when=club_counts.holds_key),
+        limiter.shared_limit(lambda: club_counts.own_limits(setting, per_address), f"{scope}-key",
+                             key_func=club_counts.own_bucket, deduct_when=deduct, exempt_when=club_counts.stranger),
+    ]
+
+    def decorate(view: Callable) -> Callable:
+        for limit in limits:
+            view = limit(view)
+        return view
+
+    return decorate
 
 
 def not_a_wrong_key() -> None:
