@@ -58,8 +58,8 @@ def proven_id(club: Club | None) -> int | None:
 
 
 def proven_in(public_id: str) -> int | None:
-    """proven_id() by the club's public id (None for no such club)."""
-    return proven_id(clubs.find(public_id))
+    """proven_id() by the club's public id (None for no such club); a phone holding no member key costs no read."""
+    return proven_id(clubs.find(public_id)) if key_held(public_id) else None
 
 
 def keep(club: Club, key: str | None) -> None:
