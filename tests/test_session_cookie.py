@@ -193,3 +193,35 @@ def test_a_page_that_uses_the_session_opens_it_once_and_keeps_what_it_holds(clie
     assert page.status_code == 200 and "/hands/new?variant=no_tricks" in page.text  # the edit key, from the session
     assert len(openings) == 1
     assert client.get(f"/m/{match['id']}/hands/new").status_code == 200  # still this phone's to edit
+
+
+@pytest.mark.parametrize("step", [-300, -3600, 300])
+def test_a_clock_stepped_back_or_ahead_keeps_every_phones_keys(client, app, monkeypatch, step):
+    """The server's clock steps back five minutes (an NTP step on a laptop), or the cookie's server ran ahead:
+    a cookie signed "in the future" is read, and the next cookie written keeps the edit key."""
+    import time
+
+    from itsdangerous import TimestampSigner
+
+    made = create_match(client, "kozyol")
+    client.get(made["edit_url"])
+    signed_at = time.time() - step  # the cookie was signed by a clock this far ahead of the server's now
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda self: int(signed_at))
+    client.get(f"/m/{made['id']}")  # a page view writes the cookie again, signed then
+    monkeypatch.undo()
+    assert '<form method="post"' in client.get(f"/m/{made['id']}").text  # still this phone's to edit
+    client.get("/")  # and the next page that writes the cookie keeps the key
+    with client.session_transaction() as session:
+        assert made["id"] in session.get("keys", {})
+
+
+def test_a_cookie_older_than_the_sessions_life_is_still_a_new_session(client, app, monkeypatch):
+    import time
+
+    from itsdangerous import TimestampSigner
+
+    made = create_match(client, "kozyol")
+    monkeypatch.setattr(TimestampSigner, "get_timestamp", lambda self: int(time.time() - 61 * 24 * 3600))
+    client.get(made["edit_url"])
+    monkeypatch.undo()
+    assert '<form method="post"' not in client.get(f"/m/{made['id']}").text

@@ -15,6 +15,7 @@ import functools
 import os
 import zlib
 from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
 from typing import Any
 
 from cryptography.exceptions import InvalidTag
@@ -26,6 +27,10 @@ from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, se
 from itsdangerous import BadData, URLSafeTimedSerializer
 
 NONCE = 12  # bytes, as AES-GCM wants: drawn afresh for every cookie written
+# A cookie signed "in the future" by up to this much is read: the server's clock stepped back (an NTP step on
+# a laptop at a club night) or another server's clock runs ahead. Only a holder of the secret key can sign
+# one, so the bound guards against nothing but a clock gone far wrong.
+SKEW = 24 * 3600
 SEALED = b"\x01"  # the format's first byte, so a later format can be told apart
 
 
@@ -145,23 +150,30 @@ class SealedSessionInterface(SecureCookieSessionInterface):
         return LazySession(lambda: self.read(app, value))
 
     def read(self, app: Flask, value: str) -> tuple[dict[str, Any], bool]:
-        """What the cookie holds, and whether to write it again (sealed now); nothing for a cookie not ours."""
+        """What the cookie holds, and whether to write it again (sealed now); nothing for a cookie not ours.
+
+        Its age is judged here, not by itsdangerous, which refuses a cookie signed a second "in the future":
+        after the server's clock stepped back, every phone would lose its session, and with the next cookie
+        written its edit keys for good. A cookie older than the session's lifetime is empty, as before."""
         sealed = self.get_signing_serializer(app)
         assert sealed is not None  # a secret key: open_session checked
         max_age = int(app.permanent_session_lifetime.total_seconds())
         try:
-            return sealed.loads(value, max_age=max_age), False
+            data, signed_at = sealed.loads(value, return_timestamp=True)
         except BadData:
             return self.unsealed(app, value, max_age)
+        age = (datetime.now(timezone.utc) - signed_at).total_seconds()
+        return (data, False) if -SKEW <= age <= max_age else ({}, False)
 
     def unsealed(self, app: Flask, value: str, max_age: int) -> tuple[dict[str, Any], bool]:
         """A cookie Flask signed before cookies were sealed: kept, and sealed in this answer."""
         legacy = self.signed(app, URLSafeTimedSerializer, SecureCookieSessionInterface.salt, session_json_serializer)
         try:
-            data = legacy.loads(value, max_age=max_age)
+            data, signed_at = legacy.loads(value, return_timestamp=True)
         except BadData:
             return {}, False
-        if not isinstance(data, dict):
+        age = (datetime.now(timezone.utc) - signed_at).total_seconds()
+        if not isinstance(data, dict) or not -SKEW <= age <= max_age:
             return {}, False
         return data, True
 
