@@ -59,14 +59,41 @@ def instance_path() -> str:
     return os.environ.get("SCOREKEEPER_INSTANCE_PATH") or str(ROOT / "instance")
 
 
+class NoSecretKey(RuntimeError):
+    """The instance folder cannot hold a new secret key (a full disk, a read-only folder): the app cannot start."""
+
+
 def stored_secret(folder: Path) -> str:
-    """Read the secret key kept in the instance folder, creating it on first start."""
+    """Read the secret key kept in the instance folder, creating it on first start.
+
+    The key file is written whole or not at all: written and synced under another name, then linked into
+    place, which fails if another process got there first (its key is then read). A key file left empty by
+    an older release that started on a full disk holds no key and is made again; a start that cannot write
+    one stops with a sentence instead of running without a key its workers share.
+    """
     path = folder / SECRET_FILE
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    found = path.read_text().strip() if path.exists() else ""
+    if found:
+        return found
+    folder.mkdir(parents=True, exist_ok=True)
+    partial = folder / f".{SECRET_FILE}.{os.getpid()}"
+    try:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as handle:
             handle.write(secrets.token_hex(32))
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists() and not path.read_text().strip():
+            path.unlink(missing_ok=True)  # an empty key file: a start on a full disk, before writes were whole
+        try:
+            os.link(partial, path)
+        except FileExistsError:
+            pass  # another worker wrote it first: theirs is the key
+    except OSError as err:
+        raise NoSecretKey(f"cannot write the secret key to {path} ({err.strerror}): free some space in the "
+                          "instance folder, or set SCOREKEEPER_SECRET_KEY, and start again") from err
+    finally:
+        partial.unlink(missing_ok=True)
     return path.read_text().strip()
 
 
@@ -107,6 +134,12 @@ def configure(app: Flask, test_config: Mapping[str, object] | None) -> None:
             app.config["SQLALCHEMY_DATABASE_URI"] = app.config["DATABASE_URL"]
     else:
         app.config.from_mapping(test_config)
+    if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        # A database server restarted (or a connection it dropped) leaves dead connections in each worker's
+        # pool: each is tried before use and replaced, instead of answering the next request 500.
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_pre_ping", True)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     app.json.sort_keys = False  # keep the API's fields in the documented order
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = stored_secret(folder)

@@ -290,10 +290,13 @@ def _touch(match: Match, played: Replay) -> None:
         db.session.flush()
         results.keep(match, played)
         db.session.commit()
-    except (IntegrityError, StaleDataError, OperationalError) as err:
+    except (IntegrityError, StaleDataError) as err:
         db.session.rollback()
         raise matches.Conflict(N_("Someone else changed this match at the same moment; look again and retry.")) \
             from err
+    except OperationalError as err:  # a full disk, a lost connection: not agreed, and not someone else's doing
+        db.session.rollback()
+        raise matches.Unavailable() from err
 
 
 # -- each hand confirmed by the next seat (tournament nights) ------------------------------------

@@ -14,7 +14,7 @@ from datetime import date, datetime, timezone
 from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, delete, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import links
 from ..db import db
@@ -432,6 +432,9 @@ def start_match(club: Club, game: Any, names: Any, options: Any = None, language
         except Refusal:
             db.session.rollback()
             raise
+        except OperationalError as err:  # a full disk, a lost connection, while seating: nothing saved
+            db.session.rollback()
+            raise matches.Unavailable() from err
     raise AssertionError("unreachable")
 
 

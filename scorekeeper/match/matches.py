@@ -36,6 +36,21 @@ class Conflict(Exception):
         super().__init__(str(self.reason))
 
 
+CANNOT_SAVE = N_("The server cannot save right now (its disk is full or its database is not answering): "
+                 "nothing was saved. Try again in a moment.")
+RETRY_AFTER = 10  # seconds a client waits before sending a write the server could not save
+
+
+class Unavailable(Exception):
+    """A write the database could not take (a full disk, a lost connection): nothing saved (HTTP 503).
+
+    Never a Conflict: a phone told "already recorded" throws its hand away, and this one must keep it."""
+
+    def __init__(self, text: str = CANNOT_SAVE, retry_after: int = RETRY_AFTER):
+        self.reason, self.retry_after = Reason(text, {}), retry_after
+        super().__init__(str(self.reason))
+
+
 class Damaged(Exception):
     """A stored match the rules refuse (written around the app, or kept from looser rules): nothing to add up.
 
@@ -224,11 +239,15 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         started_by=started_by,
     )
     db.session.add(match)
-    db.session.flush()
-    for hand in played.hands:
-        _log(match, hand["number"], "record", None, hand["entry"], source)
-    announce(match, played, first=True)
-    db.session.commit()
+    try:
+        db.session.flush()
+        for hand in played.hands:
+            _log(match, hand["number"], "record", None, hand["entry"], source)
+        announce(match, played, first=True)
+        db.session.commit()
+    except OperationalError as err:
+        db.session.rollback()
+        raise Unavailable() from err
     return match, key
 
 
@@ -287,9 +306,12 @@ def _commit(match: Match, once: Pending | None = None, played: Replay | None = N
                     receipts.keep(match, once, played, number)
                 announce(match, played)
             db.session.commit()
-    except (IntegrityError, StaleDataError, OperationalError) as err:
+    except (IntegrityError, StaleDataError) as err:
         db.session.rollback()
         raise Conflict(N_("Someone else changed this match at the same moment; look again and retry.")) from err
+    except OperationalError as err:  # a full disk, a lost connection: nothing saved, and nothing taken
+        db.session.rollback()
+        raise Unavailable() from err
 
 
 @contextmanager

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from flask import Flask, Response, abort, jsonify, make_response, render_template, request, url_for
+from flask import Flask, Response, abort, current_app, jsonify, make_response, render_template, request, url_for
 from flask_babel import gettext as _
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from ..db import db
 from ..games.base import N_
 from ..i18n import translate
 from ..match import matches
@@ -88,15 +90,40 @@ def handle_http(err: HTTPException):
     return render_template("error.html", status=status, message=message), status, headers
 
 
+def cannot_save(err: matches.Unavailable | OperationalError | InterfaceError | DisconnectionError):
+    """A write (or a read) the database could not take: 503 with Retry-After, nothing saved, never a 409.
+
+    The API's JSON error under /api/ and for the outbox (which keeps the hand and sends it again), a page
+    that says so elsewhere; a form that can keep what was typed catches Unavailable itself (unavailable_form)."""
+    try:
+        db.session.rollback()
+    except Exception:  # noqa: BLE001 (a connection already gone: the pool replaces it)
+        current_app.logger.warning("rollback after a failed write failed too", exc_info=True)
+    if not isinstance(err, matches.Unavailable):
+        current_app.logger.warning("the database refused a request: %s", getattr(err, "orig", err))
+        err = matches.Unavailable()
+    answer = error_page(503, translate(err.reason))
+    answer.headers["Retry-After"] = str(err.retry_after)
+    return answer
+
+
+def unavailable_form(page: str, err: matches.Unavailable) -> Response:
+    """A form sent back as it was typed, with why nothing was saved (among its form errors): 503, Retry-After."""
+    answer = make_response(page, 503)
+    answer.headers["Retry-After"] = str(err.retry_after)
+    return answer
+
+
 def handle_crash(err: Exception):
     if isinstance(err, HTTPException):
         return handle_http(err)
-    from flask import current_app
-
     current_app.logger.exception("unhandled error", exc_info=err)
     return handle_http(InternalServerError())
 
 
 def init_app(app: Flask) -> None:
+    app.register_error_handler(matches.Unavailable, cannot_save)
+    for lost in (OperationalError, InterfaceError, DisconnectionError):  # a full disk, a database restarted
+        app.register_error_handler(lost, cannot_save)
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(Exception, handle_crash)

@@ -31,6 +31,7 @@ from ...models import Club, Match, Season
 from ...refusals import Refusal
 from ...render_slots import Busy
 from .. import links
+from ..errors import unavailable_form
 from ..games.registry import GAME_PAGES
 from ..match import phone
 from ..page_cache import SharedPages, kept_address
@@ -335,6 +336,10 @@ def new_match(public_id: str, game: str):
             form.refuse(err)
         except matches.Conflict as err:
             form.form_errors.append(translate(err.reason))
+        except matches.Unavailable as err:
+            form.form_errors.append(translate(err.reason))
+            return unavailable_form(render_template("club/new_match.html", club=found, game=GAMES[game], form=form,
+                                                    roster=roster, name_length=NAME_MAX), err)
         else:
             phone.remember(match, key)
             return redirect(url_for("pages.match", public_id=match.public_id))

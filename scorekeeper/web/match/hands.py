@@ -11,6 +11,7 @@ from ...match import matches, receipts
 from ...models import Match
 from ...refusals import Refusal
 from ..club import agreements as agreement_pages
+from ..errors import unavailable_form
 from ..forms import TableForm
 from ..games.registry import GAME_PAGES
 from . import outbox, phone
@@ -142,6 +143,14 @@ def entry_page(match: Match, before: Replay, number: int, stored: Entry | None, 
                 return outbox.taken(matches.find(match.public_id), request.form.get("number", number, type=int),
                                     translate(err.reason))
             form.form_errors.append(translate(err.reason))
+        except matches.Unavailable as err:
+            if outbox.wanted():
+                raise  # errors.cannot_save: 503 in JSON, and the outbox keeps the hand to send it again
+            form.form_errors.append(translate(err.reason))
+            return unavailable_form(render_template(
+                game_pages.template("hand"), match=match, before=before, upcoming=before.next(), number=number,
+                variant=variant, form=form, editing=stored is not None, choices=choices, once_key=outbox.form_key()),
+                err)
         else:
             # A new hand lands where the next one starts, the hand just saved summed up above it;
             # the hand that ends the match lands on the result; a correction lands on its row.

@@ -15,7 +15,7 @@ from ...refusals import Refusal
 from .. import compression
 from ..api import matches as api
 from ..club import agreements as agreement_pages
-from ..errors import STALE_LINK, json_error, match_or_404, refused_editing, wants_json
+from ..errors import STALE_LINK, json_error, match_or_404, refused_editing, unavailable_form, wants_json
 from ..forms import TableForm
 from ..games.pages import template as game_template
 from ..games.registry import GAME_PAGES, RULES
@@ -58,6 +58,9 @@ def new_match(game: str):
             match, key = matches.create(game, form.names(), form.options(), language=form.language.data)
         except Refusal as err:
             form.refuse(err)
+        except matches.Unavailable as err:
+            form.form_errors.append(translate(err.reason))
+            return unavailable_form(render_template("match/new.html", game=GAMES[game], form=form), err)
         else:
             phone.remember(match, key)
             return redirect(url_for("pages.match", public_id=match.public_id))

@@ -80,10 +80,14 @@ class SheetCache:
         """Keep the PDF (dropping the least recently served beyond the budget); return it."""
         if not 0 < len(data) <= self.budget:
             return data
-        self.folder.mkdir(parents=True, exist_ok=True)
         partial = self.folder / f"{tag}.{os.getpid()}-{threading.get_ident()}.part"
-        partial.write_bytes(data)
-        os.replace(partial, self.path(tag))
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            partial.write_bytes(data)
+            os.replace(partial, self.path(tag))
+        except OSError:  # a full disk or a read-only folder: the sheet is still served, only not kept
+            partial.unlink(missing_ok=True)
+            return data
         self.trim(keep=self.path(tag))
         return data
 
