@@ -273,8 +273,8 @@ def confirm(club: Club, evening: Evening, drawn: seating.Round, seed: int, numbe
     """Store the round and start one club match per table, seats in the drawn order and the first seat first.
 
     number: the round the proposal was drawn for; a round of that number already confirmed is a Conflict.
-    All or nothing: the matches are started one by one (each in its own commit), then the round, its tables
-    and their keys in one commit; if any step fails, the matches already started are deleted.
+    All or nothing: the matches, the round, its tables and their keys are written in one transaction, so a
+    failure or a server killed halfway leaves no match outside a round, and confirming again starts afresh.
     """
     _own(club, evening)
     if evening.closed_at is not None:
@@ -290,7 +290,7 @@ def confirm(club: Club, evening: Evening, drawn: seating.Round, seed: int, numbe
             seated = [names[seat] for seat in table.seats]
             option = first_seat_option(table.game)
             match, _key = service.start_match(club, table.game, seated, {option: seated[0]} if option else None,
-                                              started_by="admin")
+                                              started_by="admin", commit=False)
             started.append(match)
         made = EveningRound(evening_id=evening.id, number=number, sat_out=list(drawn.sat_out), seed=seed)
         db.session.add(made)
@@ -304,22 +304,13 @@ def confirm(club: Club, evening: Evening, drawn: seating.Round, seed: int, numbe
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        _forget(started)
         raise matches.Conflict(ALREADY) from None
     except BaseException:
         db.session.rollback()
-        _forget(started)
         raise
     for match in started:
         db.session.refresh(match)
     return made
-
-
-def _forget(started: list[Match]) -> None:
-    """Delete the matches a failed confirmation started (their result rows and history go with them)."""
-    if started:
-        db.session.execute(db.delete(Match).where(Match.id.in_([match.id for match in started])))
-        db.session.commit()
 
 
 def seat_key(match: Match) -> str:

@@ -402,12 +402,13 @@ STRANGERS_MATCH = N_("Deleted by the club's admin: started by someone who is not
 
 
 def start_match(club: Club, game: Any, names: Any, options: Any = None, language: Any = None,
-                started_by: str | None = None) -> tuple[Match, str]:
+                started_by: str | None = None, commit: bool = True) -> tuple[Match, str]:
     """Start a club match: seats from the roster by name, options over the house rules.
 
     started_by: "admin" or "member" when the club's admin or a proven member starts it; None for anyone else
     with the club link. A new name joins the roster, as a guest when a stranger typed it: a guest stays until
     the admin keeps them, and goes with the stranger's match when the admin deletes it.
+    commit=False leaves the match flushed in the caller's transaction, which then owns every failure.
     Returns (Match, edit key), as matches.create does.
     """
     if started_by not in (None, *STARTERS):
@@ -423,8 +424,11 @@ def start_match(club: Club, game: Any, names: Any, options: Any = None, language
         try:
             seats = [_seat(club, name, guest=started_by is None) for name in typed]
             return matches.create(slug, [seat.name for seat in seats], chosen, language=language,
-                                  club_id=club.id, seat_ids=[seat.id for seat in seats], started_by=started_by)
+                                  club_id=club.id, seat_ids=[seat.id for seat in seats], started_by=started_by,
+                                  commit=commit)
         except IntegrityError:  # another phone added one of these names at the same moment: take theirs
+            if not commit:
+                raise  # the caller's transaction is gone with it: it cannot be tried again here
             db.session.rollback()
             if attempt == ATTEMPTS - 1:
                 raise matches.Conflict(N_("Someone else changed this club at the same moment; look again and retry.")) from None

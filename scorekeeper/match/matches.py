@@ -202,8 +202,10 @@ def entries_of(match: Match) -> list[Entry]:
 
 def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), source: str = "",
            language: Any = None, club_id: int | None = None, seat_ids: list[int] | None = None,
-           started_by: str | None = None) -> tuple[Match, str]:
+           started_by: str | None = None, commit: bool = True) -> tuple[Match, str]:
     """Validate and store a new match (with hands, when restoring); return it with its edit key.
+
+    commit=False leaves it flushed in the caller's transaction (a round's tables, all or none).
 
     ``language`` fixes the language its sheet is printed in (None: the reader's). A club match
     (club_id, and the club player id of each seat) gets its club result row in the same commit.
@@ -244,7 +246,10 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         for hand in played.hands:
             _log(match, hand["number"], "record", None, hand["entry"], source)
         announce(match, played, first=True)
-        db.session.commit()
+        if commit:
+            db.session.commit()
+        else:
+            db.session.flush()
     except OperationalError as err:
         db.session.rollback()
         raise Unavailable() from err
