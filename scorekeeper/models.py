@@ -116,6 +116,22 @@ class Receipt(db.Model):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class StartReceipt(db.Model):  # type: ignore[name-defined]  # mypy cannot see Flask-SQLAlchemy's base
+    """A match started under a phone's idempotency key: a repeat of the start answers that match again.
+
+    The key is kept only as a hash (with what it was sent to), unique, so two servers racing with one key
+    cannot both start a match; ``fingerprint`` says what the start was. Kept as long as the match.
+    """
+
+    __tablename__ = "start_receipts"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 # -- the club: a roster across matches, evenings, seasons, and one result row per club match ------
 
 

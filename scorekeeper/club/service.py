@@ -20,7 +20,7 @@ from .. import links
 from ..db import db
 from ..games import GAMES
 from ..games.base import N_, parse_players, same_name, typeable
-from ..match import matches
+from ..match import matches, receipts
 from ..models import Agreement, Attendance, Club, ClubPlayer, ClubResult, Evening, Match, Season
 from ..refusals import Refusal, refuse
 from . import results as club_results
@@ -402,7 +402,7 @@ STRANGERS_MATCH = N_("Deleted by the club's admin: started by someone who is not
 
 
 def start_match(club: Club, game: Any, names: Any, options: Any = None, language: Any = None,
-                started_by: str | None = None, commit: bool = True) -> tuple[Match, str]:
+                started_by: str | None = None, commit: bool = True, start: Any = None) -> tuple[Match, str]:
     """Start a club match: seats from the roster by name, options over the house rules.
 
     started_by: "admin" or "member" when the club's admin or a proven member starts it; None for anyone else
@@ -425,11 +425,13 @@ def start_match(club: Club, game: Any, names: Any, options: Any = None, language
             seats = [_seat(club, name, guest=started_by is None) for name in typed]
             return matches.create(slug, [seat.name for seat in seats], chosen, language=language,
                                   club_id=club.id, seat_ids=[seat.id for seat in seats], started_by=started_by,
-                                  commit=commit)
+                                  commit=commit, start=start)
         except IntegrityError:  # another phone added one of these names at the same moment: take theirs
             if not commit:
                 raise  # the caller's transaction is gone with it: it cannot be tried again here
             db.session.rollback()
+            if receipts.started(start) is not None:
+                raise  # not a name: the same start, made at the same moment by a copy of this request
             if attempt == ATTEMPTS - 1:
                 raise matches.Conflict(N_("Someone else changed this club at the same moment; look again and retry.")) from None
             time.sleep(0.01 * (attempt + 1))

@@ -202,10 +202,12 @@ def entries_of(match: Match) -> list[Entry]:
 
 def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), source: str = "",
            language: Any = None, club_id: int | None = None, seat_ids: list[int] | None = None,
-           started_by: str | None = None, commit: bool = True) -> tuple[Match, str]:
+           started_by: str | None = None, commit: bool = True,
+           start: receipts.Start | None = None) -> tuple[Match, str]:
     """Validate and store a new match (with hands, when restoring); return it with its edit key.
 
-    commit=False leaves it flushed in the caller's transaction (a round's tables, all or none).
+    commit=False leaves it flushed in the caller's transaction (a round's tables, all or none). start: made
+    under an idempotency key, the match gets the start's own edit key and its receipt in the same commit.
 
     ``language`` fixes the language its sheet is printed in (None: the reader's). A club match
     (club_id, and the club player id of each seat) gets its club result row in the same commit.
@@ -227,7 +229,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         except InvalidHand as err:
             raise InvalidHand([(f"hands.{number}", Reason(
                 N_("Hand {number} breaks a rule: {reason}"), {"number": number, "reason": err.reason}))]) from err
-    key = links.new_key()
+    key = start.edit_key if start is not None else links.new_key()
     match = Match(
         public_id=links.new_public_id(),
         game=game.slug,
@@ -245,6 +247,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         db.session.flush()
         for hand in played.hands:
             _log(match, hand["number"], "record", None, hand["entry"], source)
+        receipts.keep_start(start, match)
         announce(match, played, first=True)
         if commit:
             db.session.commit()
@@ -254,6 +257,29 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         db.session.rollback()
         raise Unavailable() from err
     return match, key
+
+
+def started_once(start: receipts.Start | None, make: Callable[[], tuple[Match, str]]) -> tuple[Match, str, bool]:
+    """Start a match once per idempotency key: (match, edit key, whether this start was made before).
+
+    A start sent again (its answer was lost) answers the match it made; two copies racing on two servers
+    both answer the one match the unique receipt let through. A match whose edit key was replaced since
+    is not handed out again under the old start."""
+    found = receipts.started(start)
+    if found is None:
+        try:
+            match, key = make()
+        except (IntegrityError, Conflict):
+            db.session.rollback()
+            found = receipts.started(start)
+            if found is None:
+                raise
+        else:
+            return match, key, False
+    assert start is not None  # a match was found for it
+    if not key_matches(found, start.edit_key):
+        raise Conflict(N_("That match was started, and its edit link was replaced since: ask its table for it."))
+    return found, start.edit_key, True
 
 
 def replay(match: Match, entries: list[Entry] | None = None) -> Replay:

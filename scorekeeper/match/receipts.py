@@ -12,7 +12,9 @@ and is judged against the match as it then is.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import json
 import re
 import zlib
@@ -23,7 +25,7 @@ from sqlalchemy import select
 
 from ..db import db
 from ..games.base import N_, Replay
-from ..models import Match, Receipt
+from ..models import Match, Receipt, StartReceipt
 from ..refusals import refuse
 
 KEY_MAX = 128
@@ -111,3 +113,43 @@ def keep(match: Match, pending: Pending | None, played: Replay, number: int) -> 
     body = pending.answer(match, played, number)
     db.session.add(Receipt(match_id=match.id, key=pending.key, fingerprint=pending.fingerprint, number=number,
                            status=pending.status, body=zlib.compress(body)))
+
+
+# -- a match started once: the start sent again under its key answers the match it started ------------
+
+
+class Start(NamedTuple):
+    """A match start made under a key: the key's hash (with where it was sent), what the start is, and the
+    edit key the match gets, made from the key and the app's secret so that a repeat can answer it again."""
+
+    key_hash: str
+    fingerprint: str
+    edit_key: str
+
+
+def start_of(key: str | None, scope: str, fingerprint_of: str, secret: str | bytes) -> Start | None:
+    """The start under this key (None without one); scope says where it was sent (casual, or which club)."""
+    if key is None:
+        return None
+    key_hash = hashlib.sha256(f"{scope}\0{key}".encode("utf-8", "surrogatepass")).hexdigest()
+    raw = secret.encode() if isinstance(secret, str) else bytes(secret)
+    made = hmac.new(raw, b"match-start\0" + key_hash.encode(), hashlib.sha256).digest()[:24]
+    return Start(key_hash, fingerprint_of, base64.urlsafe_b64encode(made).decode().rstrip("="))
+
+
+def started(start: Start | None) -> Match | None:
+    """The match this start made before (None for a first start); the key sent for another start is refused."""
+    if start is None:
+        return None
+    receipt = db.session.scalar(select(StartReceipt).where(StartReceipt.key_hash == start.key_hash))
+    if receipt is None:
+        return None
+    if receipt.fingerprint != start.fingerprint:
+        raise refuse("Idempotency-Key", N_("This idempotency key was already used for a different request."))
+    return db.session.get(Match, receipt.match_id)
+
+
+def keep_start(start: Start | None, match: Match) -> None:
+    """Add the start's receipt to the transaction that starts the match (flushed: it has its id)."""
+    if start is not None:
+        db.session.add(StartReceipt(key_hash=start.key_hash, fingerprint=start.fingerprint, match_id=match.id))

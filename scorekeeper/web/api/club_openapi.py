@@ -12,7 +12,18 @@ from ...club.agreements import MOST_ASKED, REASON_LIMIT
 from ...club.evenings import NOTE_MAX, PLACE_MAX, PLANNED_MOST, WEEKS
 from ...club.service import CLUB_NAME_MAX, EVENINGS_LISTED, EVENINGS_MOST, MIN_MATCHES, SEAT_OPTIONS
 from ...games import GAMES
-from .schemas import SCHEMAS as MATCH_SCHEMAS, TITLES, Schema, integer, nullable, obj, ref
+from .schemas import (
+    ONCE_KEY,
+    SCHEMAS as MATCH_SCHEMAS,
+    START_ONCE,
+    TITLES,
+    Schema,
+    integer,
+    made_once,
+    nullable,
+    obj,
+    ref,
+)
 
 JSON = "application/json"
 CSV = "text/csv"
@@ -516,14 +527,14 @@ def paths(prefix: str = "/api/v1") -> Schema:
                         "leaves the roster. Two players who sat at the same match are refused (422).")},
         f"{club}/matches": {"post": operation(
             "startClubMatch", "Start a match of the club",
-            {"201": answer("The new match, with its edit key.", "CreatedClubMatch"), "403": error("403"),
+            {"201": made_once(answer("The new match, with its edit key.", "CreatedClubMatch")), "403": error("403"),
              "409": error("409"), "429": error("429")},
-            request="NewMatch", parameters=[CLUB, MEMBER],
+            request="NewMatch", parameters=[CLUB, MEMBER, ONCE_KEY],
             description="As creating a match; players are matched to the roster by name and new names join it; "
                         "options start from the house rules. Needs only the club link. Sent with the admin key "
                         "(`Authorization: Bearer`) or a member's key (`Club-Member-Key`), the match is the admin's "
                         "or a member's (a wrong key is refused, 403); without, new names join the roster as "
-                        "guests, and the admin may delete the match.")
+                        "guests, and the admin may delete the match. " + START_ONCE)
             | {"security": [{}, {"adminKey": []}]}},
         f"{club}/matches/{{match_id}}": {"delete": operation(
             "deleteStrangersMatch", "Delete a club match someone who is not a member started",

@@ -38,7 +38,7 @@ from ...refusals import Refusal, refuse
 from ..club import evenings as club_evenings, members, spreadsheets as club_csv
 from ..club.pages import seated
 from ..errors import json_error
-from .matches import answer, body, conflict, fields_of, invalid
+from .matches import answer, body, conflict, fields_of, invalid, replayed_start, start_key
 
 bp = Blueprint("club_api", __name__, url_prefix="/api/v1")
 bp.register_error_handler(Refusal, invalid)
@@ -465,11 +465,13 @@ def start_match(club_id: str):
         member_or_403(club)
         starter = "member"
     data = fields_of(body(), "options")
-    match, key = clubs.start_match(club, data.get("game"), data.get("players"), data.get("options"),
-                                   language=data.get("language"), started_by=starter)
+    start = start_key(f"club {club.public_id}")
+    match, key, again = matches.started_once(start, lambda: clubs.start_match(
+        club, data.get("game"), data.get("players"), data.get("options"), language=data.get("language"),
+        started_by=starter, start=start))
     edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)
-    return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url, club=club.public_id,
-                  seat_ids=match.seat_ids)
+    return replayed_start(answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url,
+                                 club=club.public_id, seat_ids=match.seat_ids), again)
 
 
 @bp.delete("/clubs/<club_id>/matches/<match_id>")

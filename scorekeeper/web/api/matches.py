@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any, NotRequired
 
-from flask import Blueprint, Response, abort, jsonify, request, url_for
+from flask import Blueprint, Response, abort, current_app, jsonify, request, url_for
 from flask.blueprints import BlueprintSetupState
 from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
@@ -179,10 +179,24 @@ def not_found(err: matches.NotFound):  # noqa: ARG001
 @bp.post("/matches")
 def create():
     data = fields_of(body(), "options")
-    match, key = matches.create(data.get("game"), data.get("players"), data.get("options", {}),
-                                language=data.get("language"))
+    start = start_key("matches")
+    match, key, again = matches.started_once(start, lambda: matches.create(
+        data.get("game"), data.get("players"), data.get("options", {}), language=data.get("language"), start=start))
     edit_url = url_for("pages.join", public_id=match.public_id, key=key, _external=True)
-    return answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url)
+    return replayed_start(answer(match, matches.replay(match), 201, edit_key=key, edit_url=edit_url), again)
+
+
+def start_key(scope: str) -> receipts.Start | None:
+    """The Idempotency-Key of a match start, if sent: a start sent again answers the match it made."""
+    key = receipts.parse_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
+    return receipts.start_of(key, scope, receipts.fingerprint(request.method, request.path, body()),
+                             current_app.secret_key or "")
+
+
+def replayed_start(response: Response, again: bool) -> Response:
+    if again:
+        response.headers["Idempotent-Replayed"] = "true"
+    return response
 
 
 @bp.get("/matches/<match_id:public_id>")

@@ -9,6 +9,7 @@ It is built once per process and never reads the database.
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 from flask import Blueprint, jsonify
 
@@ -18,7 +19,7 @@ from ...match.receipts import KEY_MAX
 from ..games.registry import GAME_PAGES
 from . import club_openapi
 from .club_openapi import LOCK_PARAMETERS, LOCKED
-from .schemas import SCHEMAS, Schema, integer, ref
+from .schemas import ONCE_KEY, SCHEMAS, START_ONCE, Schema, integer, made_once, ref
 
 bp = Blueprint("openapi", __name__, url_prefix="/api/v1")
 
@@ -75,17 +76,6 @@ ONCE = ("Send an `Idempotency-Key` to make the write safe to repeat: a phone tha
         "The same key with a different request (body, hand or method) is refused with 422. Only a write that was "
         "made is remembered: a refused one (409, 422) can be sent again under its key and is judged anew. Keys "
         "belong to one match and are kept as long as it.")
-REPLAYED = {"Idempotent-Replayed": {"description": "`true` on the answer to a write sent again under its "
-                                                   "Idempotency-Key: nothing was written this time.",
-                                    "schema": {"const": "true"}}}
-ONCE_KEY = {"$ref": "#/components/parameters/IdempotencyKey"}
-
-
-def made_once(response: Schema) -> Schema:
-    """A write's success answer: it may be the answer to an earlier, identical write (Idempotent-Replayed)."""
-    return response | {"headers": {**response.get("headers", {}), **REPLAYED}}
-
-
 def error(status: str) -> Schema:
     return {"$ref": f"#/components/responses/{status}"}
 
@@ -141,16 +131,21 @@ CREATED_LINKS = {
 }
 
 
+def created() -> Schema:
+    """A new match's answer: its state, edit key and edit link, and the links to what a client does next."""
+    return cast(Schema, state("The new match, with its edit key and edit link.", "CreatedMatch")
+                | {"links": CREATED_LINKS})
+
+
 def paths() -> Schema:
     prefix = "/api/v1"
     match = f"{prefix}/matches/{{public_id}}"
     return {
         f"{prefix}/matches": {"post": operation(
             "createMatch", "Create a match", {
-                "201": state("The new match, with its edit key and edit link.", "CreatedMatch")
-                | {"links": CREATED_LINKS},
-                "422": error("422"), "429": error("429")},
-            request=body("NewMatch", examples=NEW_MATCHES))},
+                "201": made_once(created()),
+                "409": error("409"), "422": error("422"), "429": error("429")},
+            request=body("NewMatch", examples=NEW_MATCHES), parameters=[ONCE_KEY], description=START_ONCE)},
         match: {"get": operation(
             "readMatch", "Read a match", {
                 "200": state("The match state.") | {"headers": {**ETAG, "Cache-Control": {

@@ -13,6 +13,22 @@ from ...json_values import JsonObject
 from ...match.backup import FORMAT, FORMAT_VERSION
 
 Schema = JsonObject
+
+# Writes made once (the Idempotency-Key header), for the matches' and the clubs' documents alike.
+REPLAYED = {"Idempotent-Replayed": {"description": "`true` on the answer to a write sent again under its "
+                                                   "Idempotency-Key: nothing was written this time.",
+                                    "schema": {"const": "true"}}}
+ONCE_KEY: Schema = {"$ref": "#/components/parameters/IdempotencyKey"}
+START_ONCE = ("Send an `Idempotency-Key` to make the start safe to repeat: a start sent again under the same key "
+              "answers the match it started (with its edit key, marked `Idempotent-Replayed: true`) and starts no "
+              "other; the same key with a different request is refused with 422, and a start whose match's edit "
+              "link was replaced since with 409. A key belongs to where it was sent (casual matches, or one club).")
+
+
+def made_once(response: Schema) -> Schema:
+    """A write's success answer: it may be the answer to an earlier, identical write (Idempotent-Replayed)."""
+    return response | {"headers": {**response.get("headers", {}), **REPLAYED}}
+
 """A JSON Schema (or OpenAPI) object: a JSON document, written as one."""
 
 # -- small schema builders ----------------------------------------------------------------

@@ -47,7 +47,9 @@ Deduct = Callable[[Response], bool]
 
 
 def made(response: Response) -> bool:
-    """A match was made: 201 from the API, or the form's redirect to the new match."""
+    """A match was made: 201 from the API (not a start sent again under its key), or the form's redirect."""
+    if response.headers.get("Idempotent-Replayed") == "true":
+        return False
     return response.status_code == 201 or (request.method == "POST" and response.status_code == 302)
 
 
