@@ -57,9 +57,10 @@ limit_request_field_size = 8190  # gunicorn's default; a longer header field: gu
 
 def post_fork(server, worker):
     """Spread the workers' restarts: the first ones recycle after 1 + 1/N, 1 + 2/N ... times max_requests
-    (scorekeeper/serving.py)."""
-    from scorekeeper.serving import lifetime
+    (scorekeeper/serving.py); and a worker ends with its master."""
+    from scorekeeper.serving import end_with_parent, lifetime
 
+    end_with_parent(server.pid)
     worker.max_requests = lifetime(worker.age, server.num_workers, max_requests) or worker.max_requests
 
 

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import click
 from flask import Flask
+from flask.cli import FlaskGroup
 from flask_migrate import Migrate, upgrade
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
@@ -35,9 +38,19 @@ def prepare(app: Flask) -> None:
     setting = app.config.get("MIGRATE_ON_START")
     if setting is None:
         setting = app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
-    if setting:
+    if setting and not migrating_by_hand():
         with app.app_context():
             upgrade()
+
+
+def migrating_by_hand() -> bool:
+    """Whether the app is loaded for a ``flask db`` command: the schema is then the operator's to move.
+
+    Without this, ``flask db downgrade`` upgraded first, and any ``flask db`` command after a downgrade
+    (``current``, ``history``) brought the schema back up, under the older code the downgrade was for."""
+    context = click.get_current_context(silent=True)
+    # The flask command loads the app while it looks its subcommand up, before any context of "db" exists.
+    return context is not None and isinstance(context.find_root().command, FlaskGroup) and "db" in sys.argv[1:]
 
 
 @event.listens_for(Engine, "connect")

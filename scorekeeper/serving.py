@@ -17,6 +17,10 @@ waiting for long.
 
 from __future__ import annotations
 
+import ctypes
+import os
+import signal
+import sys
 import time
 from typing import Any
 
@@ -41,6 +45,30 @@ def lifetime(age: int, workers: int, max_requests: int, jitter: int = 0) -> int:
         return 0
     share = max_requests * (workers + age) // workers if 0 < age <= workers else max_requests
     return max(1, share + jitter)
+
+
+PR_SET_PDEATHSIG = 1  # Linux's prctl option: the signal a process gets when its parent ends
+
+
+def end_with_parent(parent: int) -> bool:
+    """Have this worker ended (SIGTERM) when its master ends, however the master ended; True where it can.
+
+    A master killed outright (SIGKILL, the OOM killer) leaves its workers running: one still importing the
+    app holds the listening socket for seconds, and a master started again at once could not bind its port.
+    Linux tells a process of its parent's end only if asked (prctl); asked, a worker that finds its master
+    already gone meanwhile ends at once. Elsewhere gunicorn's own check (the parent's pid) is all there is.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    if os.getppid() != parent:  # the master ended before the request took: nobody would send the signal
+        os.kill(os.getpid(), signal.SIGTERM)
+    return True
 
 
 def warm(app: Any) -> dict[str, int]:
