@@ -5,6 +5,9 @@ Each command first compiles the translations (translations/*/LC_MESSAGES/message
 
     python3 manage.py run     install into .venv if needed, then serve the app on http://127.0.0.1:5000
     python3 manage.py serve   production: migrate the database once, then gunicorn with several workers on :8000
+    python3 manage.py backup FOLDER    a whole backup of the running server (database, secret key, config.py)
+                              into a new folder under FOLDER; safe while phones write (scorekeeper/backups.py)
+    python3 manage.py restore BACKUP   put a backup back (stop the server first)
     python3 manage.py test    install into .venv (with the test tools) if needed, then run the whole test suite,
                               on SQLite, then again on PostgreSQL (SCOREKEEPER_TEST_POSTGRES_URL) for the tests
                               that touch a database (tests/helpers/passes.py), with a Redis
@@ -150,7 +153,19 @@ def run_suites(pytest: list[str], env: dict[str, str]) -> int:
     return subprocess.call(pytest, cwd=ROOT, env={**env, "SCOREKEEPER_TEST_DATABASE_URL": POSTGRES_URL})
 
 
-COMMANDS = {"run": run, "serve": serve, "test": test}
+def backup(args: list[str]) -> int:
+    ensure_venv("")
+    return subprocess.call([str(PYTHON), "-m", "flask", "--app", "scorekeeper.app:create_app", "backup", *args],
+                           cwd=ROOT)
+
+
+def restore(args: list[str]) -> int:
+    ensure_venv("")
+    return subprocess.call([str(PYTHON), "-m", "flask", "--app", "scorekeeper.app:create_app", "restore", *args],
+                           cwd=ROOT)
+
+
+COMMANDS = {"run": run, "serve": serve, "test": test, "backup": backup, "restore": restore}
 
 
 def main(argv: list[str]) -> int:

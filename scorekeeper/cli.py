@@ -7,6 +7,11 @@
 And the clubs' stored figures: make every club match's digest again from its hands.
 
     flask --app scorekeeper.app:create_app club rebuild-digests
+
+And a whole server's backup, taken while it runs, and its restore (scorekeeper/backups.py):
+
+    flask --app scorekeeper.app:create_app backup /mnt/usb/scorekeeper
+    flask --app scorekeeper.app:create_app restore /mnt/usb/scorekeeper/scorekeeper-backup-20261206T230000Z
 """
 
 from __future__ import annotations
@@ -77,6 +82,59 @@ def rebuild_digests() -> None:
         click.echo(f"Left as stored, as their hands break a rule now: {', '.join(done.damaged)}.", err=True)
 
 
+@click.command("backup")
+@click.argument("into", type=click.Path(file_okay=False, path_type=Path))
+@with_appcontext
+def backup(into: Path) -> None:
+    """Back the server up, while it runs, into a new folder under INTO: database, secret key, config.py."""
+    from sqlalchemy import text
+
+    from . import backups
+    from .db import db
+
+    with db.engine.connect() as connection:
+        revision = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    try:
+        made = backups.take(current_app.config["SQLALCHEMY_DATABASE_URI"], Path(current_app.instance_path),
+                            current_app.config["SECRET_KEY"], revision, into)
+    except (backups.BackupError, OSError) as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(f"backed up into {made}")
+
+
+@click.command("restore")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--yes", is_flag=True, help="Do not ask: the database is replaced by the backup's.")
+@with_appcontext
+def restore(folder: Path, yes: bool) -> None:
+    """Put a backup FOLDER back: its database over this server's, its secret key and config.py. Stop the server first."""
+    from . import backups
+    from .db import db
+
+    url = current_app.config["SQLALCHEMY_DATABASE_URI"]
+    try:
+        manifest = backups.checked(folder)
+    except backups.BackupError as err:
+        raise click.ClickException(str(err)) from err
+    if not yes:
+        click.confirm(f"Replace the database at {make_url_text(url)} with the backup of {manifest['made']}?", abort=True)
+    db.session.remove()
+    db.engine.dispose()  # no connection of this process holds the database while it is replaced
+    try:
+        backups.restore(folder, url, Path(current_app.instance_path))
+    except (backups.BackupError, OSError) as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(f"restored the backup of {manifest['made']} (schema {manifest['revision']}); start the server again")
+
+
+def make_url_text(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(sheet)
     app.cli.add_command(club)
+    app.cli.add_command(backup)
+    app.cli.add_command(restore)
