@@ -70,7 +70,7 @@ def sheet(match_id: str | None, game: str | None, players: str, seats: str, outp
     click.echo(f"Wrote {target} ({len(data):,} bytes).")
 
 
-club = AppGroup("club", help="The clubs' stored figures.")
+club = AppGroup("club", help="The clubs' stored figures, and a club moved whole to another server.")
 
 
 @club.command("rebuild-digests")
@@ -80,6 +80,44 @@ def rebuild_digests() -> None:
     click.echo(f"Rebuilt {done.changed} of {done.read} stored digests.")
     if done.damaged:
         click.echo(f"Left as stored, as their hands break a rule now: {', '.join(done.damaged)}.", err=True)
+
+
+@club.command("export")
+@click.argument("club_id")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Default club-<id>.json here.")
+@click.option("--keys", is_flag=True, help="With the hashes of its admin key, member links and edit keys: every "
+                                           "link shared before works on the server that imports it.")
+@with_appcontext
+def export_club(club_id: str, output: Path | None, keys: bool) -> None:
+    """Write CLUB_ID whole as one JSON document: roster, seasons, evenings, matches with hands and history."""
+    import json
+
+    from .club import service, transfer
+
+    found = service.find(club_id)
+    if found is None:
+        raise click.ClickException(f"there is no club {club_id!r} here")
+    target = output or Path(f"club-{found.public_id}.json")
+    target.write_text(json.dumps(transfer.export(found, keys=keys), ensure_ascii=False))
+    click.echo(f"club {found.name!r} written to {target}")
+
+
+@club.command("import")
+@click.argument("source", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@with_appcontext
+def import_club(source: Path) -> None:
+    """Make the club of an exported SOURCE here, every match checked by its rules."""
+    import json
+
+    from .club import transfer
+
+    try:
+        made, key = transfer.import_club(json.loads(source.read_text()))
+    except (ValueError, Refusal) as err:
+        raise click.ClickException(str(err)) from err
+    click.echo(f"club {made.name!r} imported as {made.public_id}")
+    if key is not None:
+        click.echo(f"its new admin key: {key} (open /c/{made.public_id}/join/{key} on the organiser's phone)")
 
 
 @click.command("backup")

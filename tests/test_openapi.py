@@ -60,10 +60,11 @@ def test_writes_need_the_edit_key_and_reads_do_not(document):
 
 
 # Club writes that need no admin key: making a club, and starting a match from the club link.
-OPEN_CLUB_WRITES = {("post", "/api/v1/clubs"), ("post", "/api/v1/clubs/{club_id}/matches"),
+OPEN_CLUB_WRITES = {("post", "/api/v1/clubs"), ("post", "/api/v1/clubs/{club_id}/matches"), ("post", "/api/v1/club-imports"),
                     ("post", "/api/v1/clubs/{club_id}/planned-evenings/{evening_id}/answers")}
 # Club reads that need the admin key: what they print carries the tables' edit links.
-ADMIN_READS = {("get", "/api/v1/clubs/{club_id}/evenings/{evening_id}/cards.pdf")}
+ADMIN_READS = {("get", "/api/v1/clubs/{club_id}/evenings/{evening_id}/cards.pdf"),
+               ("get", "/api/v1/clubs/{club_id}/export")}  # the whole club, its keys' hashes when asked
 
 
 def test_club_changes_need_the_admin_key_and_the_rest_do_not(document):

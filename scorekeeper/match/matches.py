@@ -7,6 +7,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from flask import Flask, current_app
@@ -203,7 +204,8 @@ def entries_of(match: Match) -> list[Entry]:
 def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), source: str = "",
            language: Any = None, club_id: int | None = None, seat_ids: list[int] | None = None,
            started_by: str | None = None, commit: bool = True,
-           start: receipts.Start | None = None) -> tuple[Match, str]:
+           start: receipts.Start | None = None, created_at: datetime | None = None,
+           public_id: str | None = None) -> tuple[Match, str]:
     """Validate and store a new match (with hands, when restoring); return it with its edit key.
 
     commit=False leaves it flushed in the caller's transaction (a round's tables, all or none). start: made
@@ -231,7 +233,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
                 N_("Hand {number} breaks a rule: {reason}"), {"number": number, "reason": err.reason}))]) from err
     key = start.edit_key if start is not None else links.new_key()
     match = Match(
-        public_id=links.new_public_id(),
+        public_id=public_id or links.new_public_id(),
         game=game.slug,
         players=names,
         options=parsed,
@@ -241,6 +243,7 @@ def create(game_slug: Any, players: Any, options: Any, entries: list[Any] = (), 
         club_id=club_id,
         seat_ids=seat_ids,
         started_by=started_by,
+        **({"created_at": created_at} if created_at is not None else {}),
     )
     db.session.add(match)
     try:

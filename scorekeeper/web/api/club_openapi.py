@@ -135,6 +135,17 @@ SCHEMAS: Schema = {
                 ("id", "url", "name", "house_rules", "min_matches", "time_zone", "version", "players", "seasons")),
     "AdminKey": obj(ADMIN_KEY, tuple(ADMIN_KEY)),
     "CreatedClub": {"allOf": [ref("Club"), obj(ADMIN_KEY, tuple(ADMIN_KEY))]},
+    "ImportedClub": {"allOf": [ref("Club"), obj(cast(Schema, ADMIN_KEY), (), "The new admin key and links, when the export "
+                                                              "carried no keys of its own.")]},
+    "ClubExport": obj(cast(Schema, {"format": {"const": "scorekeeper-club"}, "version": {"const": 1},
+                       "exported_at": {"type": "string"}, "club": {"type": "object"},
+                       "players": {"type": "array", "items": {"type": "object"}},
+                       "seasons": {"type": "array", "items": {"type": "object"}},
+                       "evenings": {"type": "array", "items": {"type": "object"}},
+                       "matches": {"type": "array", "items": {"type": "object"}}}),
+                      ("format", "version", "club", "players", "seasons", "evenings", "matches"),
+                      "A whole club: settings and house rules, roster, seasons, evenings with answers and rounds, "
+                      "matches with their hands, history and agreements; keys' hashes only when asked."),
     "NewPlayer": obj({"name": ref("PlayerName")}, ("name",)),
     "Merge": obj({"into": ID | {"description": "The player who keeps both records."}}, ("into",)),
     "ClubRules": obj({"min_matches": integer(*MIN_MATCHES, "Absent: unchanged."),
@@ -414,6 +425,19 @@ def paths(prefix: str = "/api/v1") -> Schema:
             "createClub", "Create a club", {"201": answer("The new club, with its admin key and links.",
                                                           "CreatedClub"), "429": error("429")},
             request="NewClub", unknown=False)},
+        f"{prefix}/club-imports": {"post": operation(
+            "importClub", "Import a club exported from another server",
+            {"201": answer("The club, made here whole.", "ImportedClub"), "429": error("429")},
+            request="ClubExport", unknown=False,
+            description="Under the same club and match ids where they are free here. Every match is checked by "
+                        "its game's rules; a damaged export is refused (422) and imports nothing.")},
+        f"{club}/export": {"get": operation(
+            "exportClub", "Export the whole club, for another server to import",
+            {"200": answer("The club as one document.", "ClubExport")}, admin=True,
+            parameters=[cast(Schema, CLUB), cast(Schema, {"name": "keys", "in": "query", "required": False,
+                               "schema": {"enum": ["0", "1", "true", "false"]},
+                               "description": "`1`: with the hashes of the admin key, the member links and the "
+                                              "matches' edit keys, so that every link works on the new server."})])},
         club: {"get": operation("readClub", "Read a club: roster, rules, seasons",
                                 {"200": answer("The club.", "Club")}, parameters=[CLUB])},
         f"{club}/key": {"post": operation(

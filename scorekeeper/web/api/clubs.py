@@ -21,6 +21,7 @@ from ...club import (
     rounds as club_rounds,
     seasons as club_seasons,
     service as clubs,
+    transfer,
 )
 from ...club.agreements import check_rules as check_agreement_rules, set_rules as set_agreement_rules
 from ...club.engine.ratings import Rating
@@ -177,6 +178,24 @@ def create_club():
     data = fields_of(body(), "house_rules")
     club, key = clubs.create(data.get("name"), data.get("house_rules"))
     return jsonify({**club_state(club), **admin_links(club, key)}), 201
+
+
+@bp.post("/club-imports")
+def import_club():
+    """A club exported from another server, made here whole (its matches checked by their rules)."""
+    club, key = transfer.import_club(body())
+    links_of = admin_links(club, key) if key is not None else {}
+    return jsonify({**club_state(club), **links_of}), 201
+
+
+@bp.get("/clubs/<club_id>/export")
+def export_club(club_id: str):
+    """The whole club as one document, for another server to import; ?keys=1 with its keys' hashes."""
+    club = authorize(club_id)
+    answer = jsonify(transfer.export(club, keys=request.args.get("keys") in ("1", "true")))
+    answer.headers["Content-Disposition"] = f'attachment; filename="club-{club.public_id}.json"'
+    answer.headers["Cache-Control"] = "no-store"
+    return answer
 
 
 @bp.get("/clubs/<club_id>")
