@@ -127,3 +127,18 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(lost, cannot_save)
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(Exception, handle_crash)
+    app.teardown_appcontext(close_quietly)
+
+
+def close_quietly(_error: BaseException | None) -> None:
+    """End the request's database session without letting a dead connection's rollback escape.
+
+    Registered after Flask-SQLAlchemy's own teardown, so it runs first: when the database restarted under a
+    request, the session's closing rollback raised past every error handler, and the phone got the
+    server's bare 500 page. The pool replaces the connection; the next request gets a fresh one."""
+    try:
+        db.session.remove()
+    except Exception:  # noqa: BLE001
+        current_app.logger.warning("closing a request's database session failed; its connection is dropped",
+                                   exc_info=True)
+        db.session.registry.clear()
