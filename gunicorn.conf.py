@@ -60,7 +60,8 @@ def post_fork(server, worker):
     (scorekeeper/serving.py); and a worker ends with its master."""
     from scorekeeper.serving import end_with_parent, lifetime
 
-    end_with_parent(server.pid)
+    if getattr(server, "pid", None):
+        end_with_parent(server.pid)
     worker.max_requests = lifetime(worker.age, server.num_workers, max_requests) or worker.max_requests
 
 

@@ -378,6 +378,23 @@ def python_load(url: str, seconds: float, connections: int, headers: dict[str, s
     return Load(counts[0], elapsed, counts[1], 1e3 * counts[2] / max(counts[0], 1), "python")
 
 
+def call(port: int, method: str, path: str, body: object = None, headers: dict[str, str] | None = None,
+         timeout: float = 10.0) -> tuple[int, dict[str, str], bytes, float]:
+    """One request on a new connection: status, headers, body and seconds taken (status 0: no answer)."""
+    began = time.perf_counter()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers={
+            **({"Content-Type": "application/json"} if data else {}), **(headers or {})})
+        answer = connection.getresponse()
+        return answer.status, dict(answer.getheaders()), answer.read(), time.perf_counter() - began
+    except OSError:
+        return 0, {}, b"", time.perf_counter() - began
+    finally:
+        connection.close()
+
+
 def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
     request = urllib.request.Request(url, headers=headers or {})
     try:

@@ -16,7 +16,12 @@ from flask_migrate import Migrate, upgrade
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.orm import DeclarativeBase
+
+# What a write or a read raises when the database cannot take it: a full disk, a connection dropped by a restart.
+# The web layer answers them 503 (web/errors.py) without naming the database library.
+LOST = (OperationalError, InterfaceError, DisconnectionError)
 
 
 class Base(DeclarativeBase):

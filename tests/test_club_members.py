@@ -18,21 +18,13 @@ from flask.testing import FlaskClient
 from helpers.agreements import asking_club, finished_match
 from helpers.api import bearer
 from helpers.club_matches import FOUR
-from helpers.clubs import QUICK, TEAM_1_LOSES
+from helpers.clubs import QUICK, TEAM_1_LOSES, member_key
 from helpers.forms import csrf_token
 from helpers.i18n import seen
 
 API = "/api/v1"
 EIGHT = [*FOUR, "Eve", "Fay", "Gus", "Hal"]
 MEMBER = "Club-Member-Key"
-
-
-def member_key(app: Flask, club: str, player_id: int) -> str:
-    """A member link's key for this player, as the admin makes it."""
-    from scorekeeper.club import roster, service
-
-    with app.app_context():
-        return roster.issue_member_key(service.find(club), player_id)[1]
 
 
 def member_phone(app: Flask, club: str, player_id: int) -> FlaskClient:

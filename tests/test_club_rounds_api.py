@@ -3,46 +3,20 @@ once (409 after), the rounds are listed from the club link; writes need the admi
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from helpers.api import bearer, error_of
+from helpers.club_nights import NINE, ROUNDS, ApiNight
 from helpers.openapi import check_answer
 
 API = "/api/v1"
-ROUNDS = f"{API}/clubs/{{club_id}}/planned-evenings/{{evening_id}}/rounds"
-NINE = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 
 
-class Night:
-    """A club of nine over the API, today's evening planned and everyone at the door."""
-
-    def __init__(self, client: FlaskClient):
-        made = client.post(f"{API}/clubs", json={"name": "Sunday table"}).get_json()
-        self.client, self.id, self.key = client, made["id"], made["admin_key"]
-        self.players = {}
-        for name in NINE:
-            added = client.post(f"{API}/clubs/{self.id}/players", json={"name": name}, headers=self.admin)
-            assert added.status_code == 201
-            self.players[name] = added.get_json()["id"]
-        today = datetime.now(timezone.utc).date().isoformat()
-        planned = client.post(f"{API}/clubs/{self.id}/planned-evenings", json={"day": today}, headers=self.admin)
-        assert planned.status_code == 201, planned.get_json()
-        self.evening = planned.get_json()["evenings"][0]["id"]
-        for player in self.players.values():
-            marked = client.put(f"{API}/clubs/{self.id}/planned-evenings/{self.evening}/present/{player}",
-                                json={"present": True}, headers=self.admin)
-            assert marked.status_code == 200, marked.get_json()
-
-    @property
-    def admin(self) -> dict[str, str]:
-        return bearer(self.key)
-
-    def url(self, tail: str = "") -> str:
-        return ROUNDS.format(club_id=self.id, evening_id=self.evening) + tail
+class Night(ApiNight):
+    """The club's evening, its rounds asked for through the API."""
 
     def post(self, tail: str, body: dict[str, Any], key: bool = True):
         return self.client.post(self.url(tail), json=body, headers=self.admin if key else {})

@@ -11,7 +11,6 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -20,12 +19,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from helpers.api import bearer
+from helpers.club_nights import NINE, ApiNight
 from helpers.clubs import admin_post, new_club
 
 ROOT = Path(__file__).resolve().parents[1]
 API = "/api/v1"
-NINE = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 
 
 @pytest.fixture
@@ -44,32 +42,11 @@ def draws(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     return made
 
 
-class Night:
-    """A club of nine over the API, today's evening planned and everyone at the door."""
+class Night(ApiNight):
+    """The club's evening, each proposal's answer read as JSON."""
 
     def __init__(self, client: FlaskClient):
-        made = client.post(f"{API}/clubs", json={"name": "Kept proposals"}).get_json()
-        self.client, self.id, self.key = client, made["id"], made["admin_key"]
-        self.players = {}
-        for name in NINE:
-            added = client.post(f"{API}/clubs/{self.id}/players", json={"name": name}, headers=self.admin)
-            assert added.status_code == 201
-            self.players[name] = added.get_json()["id"]
-        today = datetime.now(timezone.utc).date().isoformat()
-        planned = client.post(f"{API}/clubs/{self.id}/planned-evenings", json={"day": today}, headers=self.admin)
-        assert planned.status_code == 201, planned.get_json()
-        self.evening = planned.get_json()["evenings"][0]["id"]
-        for player in self.players.values():
-            self.present(player, True)
-
-    @property
-    def admin(self) -> dict[str, str]:
-        return bearer(self.key)
-
-    def present(self, player: int, here: bool) -> None:
-        marked = self.client.put(f"{API}/clubs/{self.id}/planned-evenings/{self.evening}/present/{player}",
-                                 json={"present": here}, headers=self.admin)
-        assert marked.status_code == 200, marked.get_json()
+        super().__init__(client, "Kept proposals")
 
     def post(self, tail: str, body: dict[str, Any]) -> dict[str, Any]:
         answer = self.client.post(f"{API}/clubs/{self.id}/planned-evenings/{self.evening}/rounds{tail}", json=body,

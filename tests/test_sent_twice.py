@@ -12,9 +12,8 @@ from sqlalchemy.orm import Session
 
 from helpers.agreements import asking_club, finished_match
 from helpers.api import bearer
-from helpers.clubs import ahead
+from helpers.clubs import ahead, member_key
 from helpers.forms import csrf_token
-from test_club_members import member_key
 
 
 def test_im_in_and_agreed_sent_twice_are_the_same_answer(app: Flask, client: FlaskClient):

@@ -6,10 +6,9 @@ from typing import NoReturn
 
 from flask import Flask, Response, abort, current_app, jsonify, make_response, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlalchemy.exc import DisconnectionError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from ..db import db
+from ..db import LOST, db
 from ..games.base import N_
 from ..i18n import translate
 from ..match import matches
@@ -90,7 +89,7 @@ def handle_http(err: HTTPException):
     return render_template("error.html", status=status, message=message), status, headers
 
 
-def cannot_save(err: matches.Unavailable | OperationalError | InterfaceError | DisconnectionError):
+def cannot_save(err: Exception):
     """A write (or a read) the database could not take: 503 with Retry-After, nothing saved, never a 409.
 
     The API's JSON error under /api/ and for the outbox (which keeps the hand and sends it again), a page
@@ -123,7 +122,7 @@ def handle_crash(err: Exception):
 
 def init_app(app: Flask) -> None:
     app.register_error_handler(matches.Unavailable, cannot_save)
-    for lost in (OperationalError, InterfaceError, DisconnectionError):  # a full disk, a database restarted
+    for lost in LOST:  # a full disk, a database restarted
         app.register_error_handler(lost, cannot_save)
     app.register_error_handler(HTTPException, handle_http)
     app.register_error_handler(Exception, handle_crash)
