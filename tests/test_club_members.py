@@ -18,21 +18,13 @@ from flask.testing import FlaskClient
 from helpers.agreements import asking_club, finished_match
 from helpers.api import bearer
 from helpers.club_matches import FOUR
-from helpers.clubs import QUICK, TEAM_1_LOSES, member_key
+from helpers.clubs import QUICK, TEAM_1_LOSES, member as member_phone, member_key
 from helpers.forms import csrf_token
 from helpers.i18n import seen
 
 API = "/api/v1"
 EIGHT = [*FOUR, "Eve", "Fay", "Gus", "Hal"]
 MEMBER = "Club-Member-Key"
-
-
-def member_phone(app: Flask, club: str, player_id: int) -> FlaskClient:
-    """A phone that opened this player's member link."""
-    phone = app.test_client()
-    opened = phone.get(f"/c/{club}/member/{member_key(app, club, player_id)}")
-    assert opened.status_code == 302 and opened.headers["Location"].endswith(f"/c/{club}#next-evening")
-    return phone
 
 
 def roster_ids(app: Flask, club: str) -> dict[str, int]:
