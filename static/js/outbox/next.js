@@ -8,7 +8,7 @@ const NOTE = "scorekeeper.note";  // sessionStorage: the last Save's sentence, f
 export function nextContract(form, item, note) {
   const other = form.querySelector("a[href='?variant=']");
   if (!item.variant || !other || !window.caches) { return; }
-  caches.match(other.href).then((copy) => {
+  caches.match(other.href, { ignoreVary: true }).then((copy) => {  // as the service worker looks it up
     if (!copy) { return; }  // not kept on the phone: the form drawn afresh stays
     try { window.sessionStorage.setItem(NOTE, JSON.stringify(note)); } catch (err) { /* said here only */ }
     window.location.assign(other.href);
