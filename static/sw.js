@@ -72,11 +72,23 @@ function keep(name, request, response) {
   // A file under a build's address is kept only from a server of that build (X-Static-Build).
   var built = BUILT.exec(request.url);
   if (built && response.headers.get("X-Static-Build") !== built[1]) { return Promise.resolve(); }
-  return caches.open(name).then(function (cache) {
-    return cache.put(request.url, response).then(function () {
-      return name === PAGES ? trim(cache) : null;
+  return written(request.url, function () {
+    return caches.open(name).then(function (cache) {
+      return cache.put(request.url, response).then(function () {
+        return name === PAGES ? trim(cache) : null;
+      });
     });
   });
+}
+
+// One write at a time per address: a page fetched ahead while the same page is being kept (a live redraw
+// asks for the next hand's forms again) waits for the write before it, instead of racing it.
+var writing = {};
+function written(url, write) {
+  var after = (writing[url] || Promise.resolve()).then(write, write);
+  var settled = after.catch(function () { /* a copy not kept is fetched again next time */ });
+  writing[url] = settled;
+  return settled.then(function () { if (writing[url] === settled) { delete writing[url]; } });
 }
 
 function trim(cache) {
@@ -135,14 +147,21 @@ self.addEventListener("fetch", function (event) {
 });
 
 // The pages a phone will want next (the match page, the next hand's forms), fetched while it can.
+// A page asked for again while it is on its way (two redraws in a row) is fetched once.
+var fetching = {};
 self.addEventListener("message", function (event) {
   var urls = (event.data && event.data.keep) || [];
   event.waitUntil(Promise.all(urls.map(function (href) {
     var url = new URL(href, SCOPE);
     if (!within(url)) { return null; }
+    if (fetching[url.href]) { return fetching[url.href]; }
     // X-Kept-Ahead: no visit, so the server does not send back the cookie as it was when this left.
     var request = new Request(url.href, { headers: { "Accept": "text/html", "X-Kept-Ahead": "1" },
                                           credentials: "same-origin" });
-    return fetch(request).then(function (response) { return keep(PAGES, request, response); }).catch(function () { /* later */ });
+    var ahead = fetch(request).then(function (response) { return keep(PAGES, request, response); })
+      .catch(function () { /* later */ })
+      .then(function () { delete fetching[url.href]; });
+    fetching[url.href] = ahead;
+    return ahead;
   })));
 });
