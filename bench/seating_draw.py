@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/seating_draw.py [--sizes 100,200,400] [--runs 3] [--base b3dc29e] [--no-base]
                                            [--draws 5] [--server-size 400] [--matches 4000] [--no-server]
+                                           [--small-runs 2] [--small-base 2d17e53]
 
 (a) The engine, in one process, no server and no database. For each size N: a made-up club of 1.5 x N
     players with a season of 20 x N matches behind it (Barbu, Kozyol and Hearts, 4 to 11 seats, some
@@ -22,7 +23,14 @@
     commit's code (`git archive` into a temporary folder, its translations compiled there), on the same
     database: how the worker answered before the draw was bounded and moved off the hub.
 
-Targets: a draw of 400 present answered within 2 s; no poll waits more than 200 ms while the draws run.
+(c) Small evenings, in one process: plans of 8 to 16 present (one game, or three tables of two sizes, the
+    dearest for the exact search), each drawn for five rounds one after another over a season of 40
+    matches: the slowest draw and its CPU time, the most work the exact search takes to prove a round's
+    pairs meeting again are the fewest (as the evening's pages ask), and the pairs meeting again, against
+    the engine of --small-base drawing each round of the same evening so far.
+
+Targets: a draw of 400 present answered within 2 s; no poll waits more than 200 ms while the draws run; a
+draw of up to 16 present within 0.25 s of CPU time.
 Exits 1 when this tree misses either.
 """
 
@@ -57,6 +65,7 @@ from scorekeeper.club.engine import seating
 from scorekeeper.games import GAMES
 
 BASE = "b3dc29e"  # the last commit whose search was unbounded and ran on the hub
+SMALL_BASE = "2d17e53"  # the last commit before the exact search: its draw traded pairs meeting again away
 DRAW_TARGET = 2.0  # seconds: a draw of 400 present, answered
 POLL_TARGET_MS = 200  # the longest a poll may wait while draws run
 POLL_EVERY = 0.05  # seconds between a poll's answer and the next poll
@@ -153,6 +162,74 @@ def engine_figures(sizes: list[int], runs: int, base: ModuleType | None) -> tupl
                         "name": f"a round's draw for {size} present of a club of {len(club)} with "
                                 f"{20 * size:,} matches: wall time (s)", "detail": detail})
     return figures, slowest
+
+
+# -- (c) small evenings, searched exactly ---------------------------------------------------------------
+
+# (present, game): the plans of up to 16 seated, the dearest for the exact search among them (three tables of
+# two sizes), each drawn for SMALL_ROUNDS rounds one after another over a season of 40 matches.
+SMALL = [(8, "barbu"), (10, "kozyol"), (12, "kozyol"), (13, "hearts"), (14, ["kozyol", "hearts"]), (16, "barbu"),
+         (16, "kozyol"), (16, "hearts"), (16, ["kozyol", "barbu", "hearts"]), (16, ["kozyol", "hearts", "hearts"])]
+SMALL_ROUNDS = 5
+SMALL_TARGET = 0.25  # seconds: the slowest draw of up to 16 present, well within the draw's bound
+
+
+def small_figures(runs: int, base: ModuleType | None) -> tuple[list[dict], bool]:
+    """(c): each small evening's rounds drawn by this tree (the exact search up to 16 seated) and by the base
+    commit's engine on the same evening so far: the slowest draw, and the pairs each seats again."""
+    walls, cpus, mine, theirs, spent = [], [], 0, 0, []
+    for present, game in SMALL:
+        for run in range(runs):
+            rng = random.Random(f"{present} {game} {run}")
+            history = small_season(rng, list(range(1, present + 1)), 40)
+            tonight: list[seating.Round] = []
+            for _number in range(SMALL_ROUNDS):
+                seed_ = rng.getrandbits(31)
+                wall, cpu = time.perf_counter(), time.process_time()
+                drawn = seating.draw(list(range(1, present + 1)), game, history, seed_, tonight)
+                walls.append(time.perf_counter() - wall)
+                cpus.append(time.process_time() - cpu)
+                mine += len(seating.met_again(drawn, tonight))
+                if base is not None:
+                    old = base.draw(list(range(1, present + 1)), game, as_base(base, history), seed_, tonight)
+                    theirs += len(seating.met_again(old, tonight))
+                spent.append(exact_work(drawn, tonight))
+                tonight.append(drawn)
+                history = history.after(drawn)
+    slowest = max(cpus)  # CPU time: the machine is shared, and a draw runs in its own thread
+    line = (f"  up to 16 present ({len(walls)} draws): CPU median {1e3 * statistics.median(cpus):.0f} ms, slowest "
+            f"{1e3 * slowest:.0f} ms (wall {1e3 * max(walls):.0f} ms); the exact search's work at most "
+            f"{max(spent):,} of {seating.EXACT_WORK:,}; pairs meeting again {mine}" + (f", base {theirs}" if base else ""))
+    say(line)
+    return [{"figure": "15d", "value": round(slowest, 3), "target": f"< {SMALL_TARGET:g} s",
+             "pass": slowest < SMALL_TARGET, "detail": line.strip(),
+             "name": "a round's draw for up to 16 present, searched exactly: slowest, CPU time (s)"}], \
+        slowest < SMALL_TARGET
+
+
+def small_season(rng: random.Random, players: list[int], matches: int) -> seating.History:
+    """A made-up season of a small club: matches of the three games among its players, and sit-outs."""
+    games = [game for game, tenths in MIX for _ in range(tenths)]
+    played = []
+    for _ in range(matches):
+        game = rng.choice(games)
+        size = rng.randint(GAMES[game].min_players, min(GAMES[game].max_players, len(players)))
+        played.append((game, rng.sample(players, size)))
+    return seating.history_of(played, {player: rng.randint(0, 2) for player in players})
+
+
+def exact_work(drawn: seating.Round, tonight: list[seating.Round]) -> int:
+    """The work the exact search takes to prove the round's pairs meeting again are the fewest (as a page asks)."""
+    counted = seating.Work(None)
+    players = [player for table in drawn.tables for player in table.seats]
+    before = seating.History().after(seating.Round(tuple(t for r in tonight for t in r.tables), ())).met
+    matrix = [[int(seating.pair(a, b) in before) if a != b else 0 for b in players] for a in players]
+    groups, at = [], 0
+    for table in drawn.tables:
+        groups.append(list(range(at, at + len(table.seats))))
+        at += len(table.seats)
+    seating.fewer_again(matrix, groups, seating.by_index(players, tonight), counted)
+    return counted.spent
 
 
 # -- (b) the production server, one worker -------------------------------------------------------------
@@ -360,6 +437,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-size", type=int, default=400, help="players present on the server (b)")
     parser.add_argument("--matches", type=int, default=4000, help="the server club's past matches (b)")
     parser.add_argument("--no-server", action="store_true", help="the engine alone (a)")
+    parser.add_argument("--small-runs", type=int, default=2, help="runs of each small evening (c); 0: none")
+    parser.add_argument("--small-base", default=SMALL_BASE, help=f"the commit to compare (c) with ({SMALL_BASE})")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     args = parser.parse_args(argv)
     sizes = [int(size) for size in args.sizes.split(",") if size]
@@ -369,6 +448,11 @@ def main(argv: list[str] | None = None) -> int:
     say("(a) the engine in one process")
     figures, slowest = engine_figures(sizes, args.runs, base_engine(base) if base else None)
     met = all(seconds < DRAW_TARGET for size, seconds in slowest.items() if size >= 400)
+    if args.small_runs:
+        say("(c) small evenings, searched exactly")
+        more, small_met = small_figures(args.small_runs, None if args.no_base else base_engine(args.small_base))
+        figures += more
+        met = met and small_met
     if not args.no_server:
         say("(b) the production server")
         more, served_met = server_figures(args.server_size, args.matches, args.draws, base)

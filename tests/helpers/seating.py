@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from scorekeeper.club.engine.seating import History, Round, history_of
 from scorekeeper.games import GAMES
@@ -58,3 +59,26 @@ def random_evening(rng: random.Random) -> Club:
     if rng.random() < 0.3:
         game = [rng.choice(sorted(GAMES)) for _ in range(rng.randint(1, 3))]
     return Club(players, history_of(played, sat_out), present, game)
+
+
+def groupings(players: Sequence[int], sizes: Sequence[int]) -> Iterator[list[tuple[int, ...]]]:
+    """Every way to seat the players at tables of these sizes, each once (tables of one size are alike)."""
+    if not players:
+        yield []
+        return
+    first, rest = players[0], list(players[1:])
+    for size in sorted(set(sizes)):
+        left = list(sizes)
+        left.remove(size)
+        for others in combinations(rest, size - 1):
+            for more in groupings([p for p in rest if p not in others], left):
+                yield [(first, *others), *more]
+
+
+def fewest_by_hand(drawn: Round, tonight: Sequence[Round]) -> int:
+    """The fewest pairs who sat together tonight that any seating of the round's players at tables of its sizes
+    seats together again, counted over every such seating."""
+    before = {frozenset(pair) for earlier in tonight for table in earlier.tables for pair in combinations(table.seats, 2)}
+    seated = sorted(player for table in drawn.tables for player in table.seats)
+    return min(sum(frozenset(pair) in before for group in grouping for pair in combinations(group, 2))
+               for grouping in groupings(seated, [len(table.seats) for table in drawn.tables]))

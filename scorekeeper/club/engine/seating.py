@@ -1,81 +1,46 @@
-"""The tables of a club evening, drawn from who is there: fair sit-outs, few repeat meetings, seats drawn.
+"""The tables of a club evening, drawn from who is there: fair sit-outs, few pairs meeting again, seats drawn.
 
-Who sits out: those who sat out least this season, ties drawn. The tables: the pairs who met least sit
-together (this evening's meetings first, then the season's), found by a greedy start and swaps between
-tables, from several drawn starts; at a game played in teams, the partners who partnered least tonight,
-then this season. Then the seat order round each table is drawn (partners keep their team's seats), so
-seat 0, the first declarer or dealer, is drawn too. The same seed gives the same round.
+Who sits out: those who sat out least this season, ties drawn. The tables: as few pairs as can be who
+already met tonight sit together again, then as few meetings tonight and this season as can be
+(search.Costs); at a game played in teams, the partners who partnered least tonight, then this season.
+Up to ``exact.EXACT`` seated players, the fewest pairs meeting again is found exactly (exact.py), so a
+round never seats more of them than another seating of the same players at the same tables would; above
+that, a greedy start and swaps between tables from several drawn starts (search.py), never worse than
+the plain greedy round. Then the seat order round each table is drawn (partners keep their team's
+seats), so seat 0, the first declarer or dealer, is drawn too. The same seed gives the same round.
+
+Tables already playing (a latecomer's evening, a round under way) are given as ``playing``: they are
+kept as they are, and only the players present and not at them are drawn, onto new tables or out.
 
 The search is bounded by the work it does, not by the clock: a draw takes at most ``WORK`` looks at a
 pair of players (a swap weighed, a seat chosen, a count copied), the same on every machine and under any
 load, so a seed still draws one round. An evening of a few dozen players never reaches the bound: every
-start is made and every tie looked past, as the search always did. A large evening makes fewer starts
-(each costs the square of the players present) and looks ahead less: 400 players are seated in about
-half a second on two cores (bench/seating_draw.py) where the unbounded search took several.
+start is made and every tie looked past. A large evening makes fewer starts (each costs the square of
+the players present) and looks ahead less: 400 players are seated in about half a second on two cores
+(bench/seating_draw.py).
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from ...games import GAMES, kozyol
+from ...games import GAMES
 from ...games.base import N_, refuse
+from . import exact
+from .search import STARTS, TEAMS, Costs, Pair, Work, ahead, greedy, pair, settle
 
-__all__ = ["WORK", "History", "Round", "Table", "Work", "draw", "evening", "greedy_draw", "history_of", "pair",
-           "partners", "plan", "repeat_meetings", "round_seed", "swap"]
+__all__ = ["EXACT_WORK", "WORK", "History", "Round", "Table", "Work", "by_index", "draw", "evening", "fewer_again",
+           "fewest_again", "greedy_draw", "history_of", "met_again", "pair", "partners", "plan", "repeat_meetings",
+           "round_seed", "swap"]
 
-Pair = tuple[int, int]
-# Games played in teams, and how many: seat s is in team s % teams (Kozyol: seats 0 and 2 against 1 and 3).
-TEAMS: dict[str, int] = {kozyol.GAME.slug: kozyol.TEAMS}
-STARTS = 24  # drawn starts of the search per round at most; the best table plan of all is kept
-LOOKAHEAD = 6  # drawn starts of the next round, to choose between equally good plans
-# The looks at a pair of players a draw may take (Work), starts first, then looks ahead with what they
-# leave. 100 players take under half of it; 400 make 6 to 12 starts of the 24 (bench/seating_draw.py).
+# The looks at a pair of players a draw may take (Work), starts first, then the exact search (up to
+# exact.EXACT seated), then looks ahead with what they leave. 100 players take under half of it; 400 make
+# 6 to 12 starts of the 24 (bench/seating_draw.py).
 WORK = 4_000_000
-
-
-class Work:
-    """The looks a draw may still take, counted by the search as it goes; None: no bound.
-
-    Once an ask is refused, every later one is too: the search stops where it is and keeps what it has.
-
-    >>> work = Work(10)
-    >>> work.spend(4), work.affords(6), work.spend(7), work.spend(1), work.affords(0), work.spent
-    (True, True, False, False, False, 4)
-    >>> Work(None).spend(10**9)
-    True
-    """
-
-    def __init__(self, units: int | None) -> None:
-        self.left = units
-        self.spent = 0
-
-    def spend(self, units: int) -> bool:
-        """Take these units when they are left; refuse (and take none, nor any later) when they are not."""
-        if self.left is not None:
-            if units > self.left:
-                self.left = 0
-                return False
-            self.left -= units
-        self.spent += units
-        return True
-
-    def affords(self, units: int) -> bool:
-        """Whether this much is still left; once all is spent (or an ask was refused), nothing is."""
-        return self.left is None or 0 < self.left >= units
-
-
-def pair(a: int, b: int) -> Pair:
-    """The key of two players in the counts: the lower id first.
-
-    >>> pair(7, 3)
-    (3, 7)
-    """
-    return (a, b) if a < b else (b, a)
+EXACT_WORK = 1_000_000  # of which the exact search may take at most this much
 
 
 def partners(game: str, seats: Sequence[int]) -> list[Pair]:
@@ -159,6 +124,57 @@ def repeat_meetings(drawn: Round, history: History) -> int:
     return sum(history.met.get(pair(a, b), 0) for table in drawn.tables for a, b in combinations(table.seats, 2))
 
 
+def met_again(drawn: Round, tonight: Sequence[Round]) -> list[Pair]:
+    """The pairs at the round's tables who already sat together at a table of tonight's rounds before it.
+
+    >>> met_again(Round((Table("barbu", (1, 2, 3, 4)),), ()), [Round((Table("barbu", (1, 2, 5, 3)),), (4,))])
+    [(1, 2), (1, 3), (2, 3)]
+    """
+    before = {pair(a, b) for earlier in tonight for table in earlier.tables for a, b in combinations(table.seats, 2)}
+    return sorted(pair(a, b) for table in drawn.tables for a, b in combinations(table.seats, 2) if pair(a, b) in before)
+
+
+def fewest_again(drawn: Round, tonight: Sequence[Round], work: int = EXACT_WORK) -> int | None:
+    """The fewest pairs meeting again (met_again) that any seating of the round's players at tables of its sizes
+    allows; None above exact.EXACT seated players, or when the search needs more than this work.
+
+    >>> fewest_again(Round((Table("barbu", (1, 2, 3, 4)), Table("barbu", (5, 6, 7, 8))), ()),
+    ...              [Round((Table("barbu", (1, 3, 5, 7)), Table("barbu", (2, 4, 6, 8))), ())])
+    4
+    """
+    seated = [player for table in drawn.tables for player in table.seats]
+    if len(seated) > exact.EXACT:
+        return None
+    before = {pair(a, b) for earlier in tonight for table in earlier.tables for a, b in combinations(table.seats, 2)}
+    matrix = [[int(pair(a, b) in before) if a != b else 0 for b in seated] for a in seated]
+    groups, at = [], 0
+    for table in drawn.tables:
+        groups.append(list(range(at, at + len(table.seats))))
+        at += len(table.seats)
+    try:
+        return fewer_again(matrix, groups, by_index(seated, tonight), Work(work))[0]
+    except exact.Unfinished:
+        return None
+
+
+def by_index(seated: Sequence[int], tonight: Sequence[Round]) -> list[list[list[int]]]:
+    """Tonight's rounds as the exact search reads them: each table's seated players by their index in seated."""
+    index = {player: at for at, player in enumerate(seated)}
+    return [[[index[player] for player in table.seats if player in index] for table in earlier.tables]
+            for earlier in tonight]
+
+
+def fewer_again(matrix: list[list[int]], groups: list[list[int]], rounds: list[list[list[int]]], work: Work
+                ) -> tuple[int, list[list[int]]]:
+    """The fewest pairs who met (matrix: 1 for a pair who met, by index) any seating at tables of these groups'
+    sizes seats together, and such a seating (these groups when none seats fewer); exact.Unfinished past the work."""
+    count = sum(matrix[a][b] for group in groups for a, b in combinations(group, 2))
+    if not count:
+        return 0, groups
+    found = exact.fewest(matrix, [len(group) for group in groups], rounds, work, count)
+    return (count, groups) if found is None else found
+
+
 # -- the tables for a count of players ----------------------------------------------------------------
 
 
@@ -190,7 +206,7 @@ def plan(game: str | Sequence[str], count: int) -> tuple[list[tuple[str, int]], 
         slugs = [game] * max(tables, 1)
     sizes = [GAMES[slug].min_players for slug in slugs]
     if count < sum(sizes):
-        raise refuse("players", N_("These tables need at least {count} players; {present} are here."),
+        raise refuse("players", N_("These tables need at least {count} players; players here: {present}."),
                      count=sum(sizes), present=count)
     left = count - sum(sizes)
     while left:
@@ -205,189 +221,75 @@ def plan(game: str | Sequence[str], count: int) -> tuple[list[tuple[str, int]], 
 # -- one round ----------------------------------------------------------------------------------------
 
 
-class Costs:
-    """What seating two of the players together costs, by their index: meetings, and partnerships in teams.
+@dataclass(frozen=True)
+class Start:
+    """What the search and the greedy baseline share: who is seated (ids, by index), the new tables, who sits
+    out, the costs, and the tables already playing."""
 
-    Tonight's counts come first, squared (a third meeting weighs more than two seconds); one more tonight
-    outweighs any difference in the season's.
-    """
-
-    def __init__(self, players: Sequence[int], history: History, tonight: History, teams: bool):
-        self.season = self.counts(players, history.met)
-        self.tonight = self.counts(players, tonight.met)
-        self.met = self.weighed(self.season, self.tonight)
-        self.partnered = self.weighed(self.counts(players, history.partnered),
-                                      self.counts(players, tonight.partnered)) if teams else []
-
-    @staticmethod
-    def counts(players: Sequence[int], by_pair: Mapping[Pair, int]) -> list[list[int]]:
-        """The counts by index: from the pairs counted when they are fewer than the pairs present, else pair by pair."""
-        if 2 * len(by_pair) >= len(players) ** 2:
-            return [[by_pair.get(pair(a, b), 0) if a != b else 0 for b in players] for a in players]
-        index = {player: at for at, player in enumerate(players)}
-        made = [[0] * len(players) for _ in players]
-        for (a, b), count in by_pair.items():
-            i, j = index.get(a), index.get(b)
-            if i is not None and j is not None and i != j:
-                made[i][j] = made[j][i] = count
-        return made
-
-    @staticmethod
-    def weighed(season: list[list[int]], tonight: list[list[int]]) -> list[list[int]]:
-        weight = 1 + max((max(row) for row in season), default=0)
-        return [[count ** 2 * weight + base for base, count in zip(bases, counts, strict=True)]
-                for bases, counts in zip(season, tonight, strict=True)]
-
-    def after(self, groups: Sequence[Sequence[int]]) -> Costs:
-        """The meetings' costs once these tables have played (the partnerships' are kept)."""
-        later = copy.copy(self)
-        later.season, later.tonight = [row[:] for row in self.season], [row[:] for row in self.tonight]
-        for group in groups:
-            for a, b in combinations(group, 2):
-                for counts in (later.season, later.tonight):
-                    counts[a][b] += 1
-                    counts[b][a] += 1
-        later.met = self.weighed(later.season, later.tonight)
-        return later
-
-    def teams(self, game: str, group: Sequence[int]) -> tuple[int, list[list[list[int]]]]:
-        """The least partnership cost of a table of the game, and the ways to part it into teams at that cost."""
-        count = TEAMS.get(game, 0)
-        if not count:
-            return 0, [[list(group)]]
-        costed = [(sum(self.partnered[a][b] for team in split for a, b in combinations(team, 2)), split)
-                  for split in splits(list(group), count)]
-        least = min(cost for cost, _ in costed)
-        return least, [split for cost, split in costed if cost == least]
-
-
-def splits(group: list[int], teams: int) -> Iterable[list[list[int]]]:
-    """Every way to part the group into teams of equal size, each once.
-
-    >>> list(splits([0, 1, 2, 3], 2))
-    [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]]
-    """
-    if teams == 1:
-        yield [group]
-        return
-    first, rest = group[0], group[1:]
-    for others in combinations(rest, len(group) // teams - 1):
-        left = [player for player in rest if player not in others]
-        for more in splits(left, teams - 1):
-            yield [[first, *others], *more]
-
-
-def greedy(order: Sequence[int], sizes: Sequence[int], costs: Costs, work: Work | None = None) -> list[list[int]]:
-    """Each player in turn to the table with room where they add the fewest meetings (the first such table).
-
-    Always made whole (a plan needs every seat); its looks are counted to the work, if one is given.
-    """
-    groups: list[list[int]] = [[] for _ in sizes]
-    for player in order:
-        row = costs.met[player]
-        open_ = [t for t, group in enumerate(groups) if len(group) < sizes[t]]
-        groups[min(open_, key=lambda t: sum([row[other] for other in groups[t]]))].append(player)
-    if work is not None:
-        work.spend(len(order) * (len(order) + len(sizes)) // 2)
-    return groups
-
-
-def settle(groups: list[list[int]], games: Sequence[str], costs: Costs, work: Work | None = None) -> tuple[int, int]:
-    """Swap players between tables while a swap lowers the meetings, or keeps them and lowers the partnerships.
-
-    Works in place; returns the groups' cost (meetings, partnerships). Each player's looks at the players
-    after it are taken from the work first: once none are left the swaps stop, the tables as they are then.
-    """
-    met, count = costs.met, len(costs.met)
-    if work is not None and not work.spend(count * count):
-        return cost_of(groups, games, costs)
-    at = [0] * count
-    for t, group in enumerate(groups):
-        for player in group:
-            at[player] = t
-    sums = [[sum([row[j] for j in group]) for group in groups] for row in met]
-    paired = [costs.teams(game, group)[0] for game, group in zip(games, groups, strict=True)]
-    moved = True
-    while moved:
-        moved = False
-        for x in range(count):
-            if work is not None and not work.spend(count - x - 1):
-                return cost_of(groups, games, costs)
-            a, sx, row = at[x], sums[x], met[x]
-            for y in range(x + 1, count):
-                b = at[y]
-                if a == b:
-                    continue
-                sy = sums[y]
-                delta = sy[a] - sx[a] + sx[b] - sy[b] - 2 * row[y]
-                if delta > 0 or not (delta or paired[a] or paired[b]):  # no partnership cost falls below none
-                    continue
-                table_a = [y if player == x else player for player in groups[a]]
-                table_b = [x if player == y else player for player in groups[b]]
-                after = costs.teams(games[a], table_a)[0], costs.teams(games[b], table_b)[0]
-                if delta == 0 and sum(after) >= paired[a] + paired[b]:
-                    continue
-                groups[a], groups[b], paired[a], paired[b] = table_a, table_b, *after
-                at[x], at[y] = b, a
-                for i in range(count):
-                    change = met[i][y] - met[i][x]
-                    sums[i][a] += change
-                    sums[i][b] -= change
-                if work is not None:
-                    work.spend(count)  # the sums brought up to date; a refusal here stops at the next player
-                a = b
-                moved = True
-    return cost_of(groups, games, costs)
-
-
-def cost_of(groups: Sequence[Sequence[int]], games: Sequence[str], costs: Costs) -> tuple[int, int]:
-    """What the tables cost: (meetings, partnerships)."""
-    meetings = sum(costs.met[a][b] for group in groups for a, b in combinations(group, 2))
-    return meetings, sum(costs.teams(game, group)[0] for game, group in zip(games, groups, strict=True))
+    seated: list[int]
+    games: list[str]
+    sizes: list[int]
+    sat_out: list[int]
+    costs: Costs
+    playing: tuple[Table, ...]
 
 
 def start(present: Sequence[int], game: str | Sequence[str], history: History, rng: random.Random,
-          tonight: Sequence[Round]) -> tuple[list[int], list[str], list[int], list[int], Costs]:
-    """What both methods share: the players, the tables' games and sizes, who sits out, the costs."""
+          tonight: Sequence[Round], playing: Sequence[Table] = ()) -> Start:
+    """The players not at a table already playing, the tables they make, who of them sits out, the costs."""
     players = sorted(present)
     if len(set(players)) != len(players):
         raise refuse("players", N_("List each player once."))
-    tables, out = plan(game, len(players))
-    drawn = sorted(players, key=lambda player: (history.sat_out.get(player, 0), rng.random()))
+    busy = [player for table in playing for player in table.seats]
+    if len(set(busy)) != len(busy):
+        raise refuse("players", N_("A player is seated at two tables."))
+    free = [player for player in players if player not in set(busy)]
+    if playing:
+        games_of(game)
+        needed = sum(GAMES[slug].min_players for slug in ([game] if isinstance(game, str) else game))
+        if len(free) < needed:
+            raise refuse("players", N_("A new table needs at least {count} players; free now: {free}."),
+                         count=needed, free=len(free))
+    tables, out = plan(game, len(free))
+    drawn = sorted(free, key=lambda player: (history.sat_out.get(player, 0), rng.random()))
     sat_out, seated = sorted(drawn[:out]), sorted(drawn[out:])
     evening_so_far = History()
     for earlier in tonight:
         evening_so_far = evening_so_far.after(earlier)
-    games = [slug for slug, _ in tables]
-    costs = Costs(seated, history, evening_so_far, any(slug in TEAMS for slug in games))
-    return seated, games, [size for _, size in tables], sat_out, costs
+    games, sizes = [slug for slug, _ in tables], [size for _, size in tables]
+    costs = Costs(seated, (history.met, history.partnered), (evening_so_far.met, evening_so_far.partnered),
+                  any(slug in TEAMS for slug in games), sum(size * (size - 1) // 2 for size in sizes))
+    return Start(seated, games, sizes, sat_out, costs, tuple(playing))
 
 
-def seat_round(seated_ids: Sequence[int], games: Sequence[str], groups: list[list[int]], sat_out: Sequence[int],
-           costs: Costs, rng: random.Random) -> Round:
-    """The round: each table's seat order drawn, partners in their team's seats; seat 0 drawn with it."""
-    tables = []
-    for game, group in zip(games, groups, strict=True):
-        teams = rng.choice(costs.teams(game, group)[1])
+def seat_round(begun: Start, groups: list[list[int]], rng: random.Random) -> Round:
+    """The round: the tables already playing, then each new table's seat order drawn, partners in their team's
+    seats; seat 0 drawn with it."""
+    tables = list(begun.playing)
+    for game, group in zip(begun.games, groups, strict=True):
+        teams = rng.choice(begun.costs.teams(game, group)[1])
         rng.shuffle(teams)
         for team in teams:
             rng.shuffle(team)
         order = [team[member] for member in range(len(teams[0])) for team in teams]
-        tables.append(Table(game, tuple(seated_ids[i] for i in order)))
-    return Round(tuple(tables), tuple(sat_out))
+        tables.append(Table(game, tuple(begun.seated[i] for i in order)))
+    return Round(tuple(tables), tuple(begun.sat_out))
 
 
 def draw(present: Sequence[int], game: str | Sequence[str], history: History, seed: int,
-         tonight: Sequence[Round] = (), work: int | None = WORK) -> Round:
+         tonight: Sequence[Round] = (), work: int | None = WORK, playing: Sequence[Table] = ()) -> Round:
     """One round's proposal; tonight: the evening's rounds before it (also counted in history), if any.
 
-    work: the looks at a pair of players the search may take (None: as many as it wants). The same
-    arguments draw the same round, whatever the machine and however busy it is.
+    playing: tables of this round already playing, kept as they are; the players present and not at them
+    are drawn onto new tables (of game) or sit out. work: the looks at a pair of players the search may
+    take (None: as many as it wants). The same arguments draw the same round, whatever the machine and
+    however busy it is.
     """
     rng = random.Random(seed)
-    players, games, sizes, sat_out, costs = start(present, game, history, rng, tonight)
+    begun = start(present, game, history, rng, tonight, playing)
+    costs, games, sizes = begun.costs, begun.games, begun.sizes
     starting = Work(work)
-    order = list(range(len(players)))
+    order = list(range(len(begun.seated)))
     found: dict[frozenset[frozenset[int]], tuple[tuple[int, int], list[list[int]]]] = {}
     dearest = 0  # the most one start took so far: another is made only while as much is left
     for _ in range(STARTS):
@@ -398,63 +300,45 @@ def draw(present: Sequence[int], game: str | Sequence[str], history: History, se
         groups = greedy(order, sizes, costs, starting)
         found.setdefault(frozenset(map(frozenset, groups)), (settle(groups, games, costs, starting), groups))
         dearest = max(dearest, starting.spent - before)
-    least = min(cost for cost, _ in found.values())
+    least, first = min((cost, groups) for cost, groups in found.values())
+    fewer = fewer_round(begun, first, tonight, starting, work)
+    if fewer is not None:
+        found[frozenset(map(frozenset, fewer[1]))] = fewer
+        least = fewer[0]
     best = [groups for cost, groups in found.values() if cost == least]
     if len(best) > 1:  # equally good: the one that leaves the next round the fewest meetings
         looking = Work(None if work is None else work - starting.spent)
         best = ahead(best, games, sizes, costs, rng, looking, dearest)
-    return seat_round(players, games, best[0], sat_out, costs, rng)
+    return seat_round(begun, best[0], rng)
 
 
-def ahead(best: list[list[list[int]]], games: Sequence[str], sizes: Sequence[int], costs: Costs,
-          rng: random.Random, work: Work, dearest: int) -> list[list[list[int]]]:
-    """Equally good plans, the one that leaves the next round the fewest meetings first (ties in their order).
-
-    Each is looked past in turn while the work left covers what the dearest look so far took (at first, a
-    second start's worth); the plans not looked past are left out. None looked past: the first plan.
-    """
-    looked: list[tuple[int, list[list[int]]]] = []
-    need, dearest_look = 2 * dearest, 0
-    for groups in best:
-        if not work.affords(need):
-            break
-        before = work.spent
-        looked.append((next_round(groups, games, sizes, costs, rng, work), groups))
-        dearest_look = max(dearest_look, work.spent - before)
-        need = dearest_look
-    looked.sort(key=lambda scored: scored[0])
-    return [groups for _, groups in looked] or best[:1]
-
-
-def next_round(groups: list[list[int]], games: Sequence[str], sizes: Sequence[int], costs: Costs,
-               rng: random.Random, work: Work | None = None) -> int:
-    """The fewest meetings found for a next round of the same players after these tables."""
-    later = costs.after(groups)
-    count = len(later.met)
-    if work is not None:
-        work.spend(3 * count * count)  # the counts copied and weighed again
-    order = list(range(count))
-    least = None
-    for _ in range(LOOKAHEAD):
-        if least is not None and work is not None and not work.affords(count * count):
-            break
-        rng.shuffle(order)
-        trial = greedy(order, sizes, later, work)
-        meetings = settle(trial, games, later, work)[0]
-        least = meetings if least is None else min(least, meetings)
-        if not least:
-            break
-    return least or 0
+def fewer_round(begun: Start, groups: list[list[int]], tonight: Sequence[Round], work: Work, bound: int | None
+                ) -> tuple[tuple[int, int], list[list[int]]] | None:
+    """Up to exact.EXACT seated, a round with fewer pairs meeting again than these tables, if there is one (the
+    fewest), its other costs then brought down by swaps; None when there is none or the work ran out."""
+    if len(begun.seated) > exact.EXACT:
+        return None
+    matrix = [[int(count > 0) for count in row] for row in begun.costs.tonight]
+    searching = Work(EXACT_WORK if bound is None else min(EXACT_WORK, max(0, bound - work.spent)))
+    try:
+        _count, found = fewer_again(matrix, groups, by_index(begun.seated, tonight), searching)
+    except exact.Unfinished:
+        return None
+    finally:
+        work.spend(searching.spent)
+    if found is groups:
+        return None
+    return settle(found, begun.games, begun.costs, work), found
 
 
 def greedy_draw(present: Sequence[int], game: str | Sequence[str], history: History, seed: int,
-                tonight: Sequence[Round] = ()) -> Round:
+                tonight: Sequence[Round] = (), playing: Sequence[Table] = ()) -> Round:
     """The plain greedy proposal, the baseline of draw: the same sit-outs and first order, no search."""
     rng = random.Random(seed)
-    players, games, sizes, sat_out, costs = start(present, game, history, rng, tonight)
-    order = list(range(len(players)))
+    begun = start(present, game, history, rng, tonight, playing)
+    order = list(range(len(begun.seated)))
     rng.shuffle(order)
-    return seat_round(players, games, greedy(order, sizes, costs), sat_out, costs, rng)
+    return seat_round(begun, greedy(order, begun.sizes, begun.costs), rng)
 
 
 def evening(present: Sequence[int], game: str | Sequence[str], history: History, rounds: int,
