@@ -8,7 +8,8 @@ time per process, so the worker's other requests, the phones' polls among them, 
 A drawn round is kept (``PROPOSALS_KEPT``) under everything it was drawn from, so the proposal's page
 shown again, each swap and the confirmation of a proposal by its seed take it from there.
 Confirming stores the round and its tables and starts each table's match with its
-seats in the drawn order, the first seat declaring or dealing first. Every seated phone can enter
+seats in the drawn order, the first seat declaring or dealing first (``start_tables``, which the round
+being played also uses for a new table: club/playing.py). Every seated phone can enter
 hands: a table's edit key is made from the app's secret and the match, so the page that seats a
 player can hand it over without any key being stored.
 """
@@ -42,7 +43,7 @@ from ..refusals import refuse
 from ..render_slots import off_the_hub
 from . import evenings, service
 from .engine import seating
-from .results import in_season, last_write, resolver
+from .results import in_season, last_write, pin_to_evenings, resolver
 
 SEED_BITS = 31  # seeds fit a signed 32-bit integer in every client
 
@@ -65,6 +66,8 @@ class TableState(NamedTuple):
     names: list[str]  # in seat order, the roster's names now
     hands: int
     finished: bool
+    left: str | None = None  # the table ended when this player left (EveningTable.ended)
+    by: str | None = None  # who took their seat at a new table, if anyone
 
 
 @functools.cache
@@ -174,19 +177,26 @@ _CLUBS = Club.__table__.c
 _STAMP = select(_CLUBS.version, *last_write(_CLUBS.id)).where(_CLUBS.id == bindparam("club"))
 
 
-def propose(club: Club, evening: Evening, game: str | Sequence[str], seed: int | None = None
+def propose(club: Club, evening: Evening, game: str | Sequence[str], seed: int | None = None, more: bool = False
             ) -> tuple[int, seating.Round]:
     """The next round drawn for the players present: (seed, round); a fresh seed when none is given.
 
+    more: new tables for the latest round instead, from the players present and not at one of its tables
+    still playing (seating.draw's playing, kept as they are); the round holds only the new tables.
     Kept under its inputs (``proposal_key``): asked again with the same seed, it is not searched again.
     The search runs off the gevent hub, one at a time per process.
     """
     _own(club, evening)
     seed = new_seed() if seed is None else seed
+    done = rounds_of(evening)
     tonight = [seating.Round(tuple(seating.Table(table.game, tuple(table.seat_ids)) for table, _match in tables),
-                             tuple(made.sat_out)) for made, tables in rounds_of(evening)]
+                             tuple(made.sat_out)) for made, tables in done]
+    playing = tuple(seating.Table(table.game, tuple(table.seat_ids)) for table, _match in done[-1][1]
+                    if table.ended is None) if more and done else ()
+    if more and not done:
+        raise refuse("round", N_("Draw the first round first."))
     here, games = present(club, evening), _games(game)
-    key = proposal_key(club, evening, games, seed, here, tonight)
+    key = proposal_key(club, evening, games, seed, here, tonight) + (playing,)
     kept = _kept(key)
     if kept is not None:
         return seed, kept
@@ -194,7 +204,8 @@ def propose(club: Club, evening: Evening, game: str | Sequence[str], seed: int |
     with _drawing:
         kept = _kept(key)  # drawn by a request that held the turn before this one (a second tap)
         if kept is None:
-            kept = _proposals.put(key, off_the_hub(lambda: seating.draw(here, games, history, seed, tonight)))
+            drawn = off_the_hub(lambda: seating.draw(here, games, history, seed, tonight, playing=playing))
+            kept = _proposals.put(key, seating.Round(drawn.tables[len(playing):], drawn.sat_out))
     return seed, kept
 
 
@@ -283,24 +294,11 @@ def confirm(club: Club, evening: Evening, drawn: seating.Round, seed: int, numbe
     number = next_number(evening) if number is None else number
     if number != next_number(evening):
         raise matches.Conflict(ALREADY)
-    names = {player.id: player.name for player in service.roster(club)}
-    started: list[Match] = []
     try:
-        for table in drawn.tables:
-            seated = [names[seat] for seat in table.seats]
-            option = first_seat_option(table.game)
-            match, _key = service.start_match(club, table.game, seated, {option: seated[0]} if option else None,
-                                              started_by="admin", commit=False)
-            started.append(match)
         made = EveningRound(evening_id=evening.id, number=number, sat_out=list(drawn.sat_out), seed=seed)
         db.session.add(made)
         db.session.flush()
-        for at, (table, match) in enumerate(zip(drawn.tables, started), 1):
-            db.session.add(EveningTable(round_id=made.id, number=at, game=table.game, seat_ids=list(table.seats),
-                                        match_id=match.id))
-            db.session.execute(update(Match).where(Match.id == match.id)
-                               .values(edit_key_hash=links.hash_key(seat_key(match)))
-                               .execution_options(synchronize_session=False))
+        started = start_tables(club, made, drawn.tables, 1)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -311,6 +309,27 @@ def confirm(club: Club, evening: Evening, drawn: seating.Round, seed: int, numbe
     for match in started:
         db.session.refresh(match)
     return made
+
+
+def start_tables(club: Club, made: EveningRound, tables: Sequence[seating.Table], first: int) -> list[Match]:
+    """Start one club match per table, seats in order and the first seat first, and add the tables to the round
+    (numbered from first), each match's edit key the table's; in the caller's transaction, which commits."""
+    names = {player.id: player.name for player in service.roster(club)}
+    started: list[Match] = []
+    for at, table in enumerate(tables, first):
+        seated = [names[seat] for seat in table.seats]
+        option = first_seat_option(table.game)
+        match, _key = service.start_match(club, table.game, seated, {option: seated[0]} if option else None,
+                                          started_by="admin", commit=False)
+        db.session.add(EveningTable(round_id=made.id, number=at, game=table.game, seat_ids=list(table.seats),
+                                    match_id=match.id))
+        db.session.execute(update(Match).where(Match.id == match.id)
+                           .values(edit_key_hash=links.hash_key(seat_key(match)))
+                           .execution_options(synchronize_session=False))
+        started.append(match)
+    pin_to_evenings(club.id, [match.id for match in started])  # the evening's matches, whatever the clock says
+    db.session.flush()
+    return started
 
 
 def seat_key(match: Match) -> str:
@@ -354,7 +373,7 @@ def seat_of(evening: Evening, player_id: int) -> Seat | None:
         return None
     made, tables = found
     for table, match in tables:
-        if player_id in table.seat_ids:
+        if player_id in table.seat_ids and table.ended is None:
             seated = list(match.players) if match is not None else []
             return Seat(made.number, table.number, table.seat_ids.index(player_id) + 1, match,
                         first_of(match, seated) if seated else "")
@@ -371,5 +390,14 @@ def table_states(club: Club, tables: list[tuple[EveningTable, Match | None]]) ->
                                     .group_by(Hand.match_id)).all()) if ids else {}
     done = service.finished_among(club, [match for _table, match in tables if match is not None])
     return [TableState(table, match, [names.get(now.get(seat, seat), "?") for seat in table.seat_ids],
-                       int(hands.get(match.id, 0)) if match else 0, bool(match and match.id in done))
+                       int(hands.get(match.id, 0)) if match else 0, bool(match and match.id in done),
+                       *ended_names(table, names, now))
             for table, match in tables]
+
+
+def ended_names(table: EveningTable, names: dict[int, str], now: dict[int, int]) -> tuple[str | None, str | None]:
+    """Who left the table when it ended, and who took the seat, by name; (None, None) while it plays on."""
+    ended = table.ended or {}
+    left, by = ended.get("left"), ended.get("by")
+    return (names.get(now.get(left, left), "?") if isinstance(left, int) else None,
+            names.get(now.get(by, by), "?") if isinstance(by, int) else None)

@@ -15,7 +15,7 @@ from flask import Blueprint, Response, abort, flash, g, make_response, redirect,
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from ...club import evenings, results as club_results, rounds, service as clubs
+from ...club import evenings, playing, repeats, results as club_results, rounds, service as clubs
 from ...club.engine import seating
 from ...games import GAMES
 from ...games.base import N_
@@ -128,10 +128,13 @@ def missing(club: Club, message: str) -> NoReturn:
 
 
 def address(public_id: str, evening_id: int, game: str | list[str], seed: int, swaps: list[tuple[int, int]],
-            **more: Any) -> str:
-    return url_for("club_rounds.propose", public_id=public_id, evening_id=evening_id,
-                   game=[game] if isinstance(game, str) else game, seed=seed,
-                   swap=[f"{a}-{b}" for a, b in swaps], **more)
+            more: int | None = None, **args: Any) -> str:
+    """A proposal's address: the next round's, or (more) new tables for the round of that number."""
+    if more is not None:
+        args["number"] = more
+    return url_for("club_rounds.propose" if more is None else "club_playing.more", public_id=public_id,
+                   evening_id=evening_id, game=[game] if isinstance(game, str) else game, seed=seed,
+                   swap=[f"{a}-{b}" for a, b in swaps], **args)
 
 
 # -- the admin's pages --------------------------------------------------------------------------------
@@ -143,9 +146,20 @@ def evening_rounds(public_id: str, evening_id: int):
     club = club_phone.administered(public_id)
     evening = evening_of(club, evening_id)
     done = [(made, rounds.table_states(club, tables)) for made, tables in rounds.rounds_of(evening)]
+    names, free = present_names(club), playing.free(club, evening)
     return render_template("club/rounds.html", club=club, evening=evening, done=done, games=GAMES,
                            number=rounds.next_number(evening), present=len(rounds.present(club, evening)),
-                           sat_out=sat_out_names(club, done))
+                           sat_out=sat_out_names(club, done), free=[names.get(player, "?") for player in free],
+                           new_game=new_game(done, len(free)),
+                           repeats={seen.number: seen for seen in repeats.of_evening(evening)})
+
+
+def new_game(done: list[Any], free: int) -> str | None:
+    """The game a new table of the latest round plays: its first table's if the players free are enough for
+    one, else the first game they are enough for; None when they are too few for any."""
+    played = [row.table.game for row in done[-1][1]] if done else []
+    fits = [slug for slug in [*played, *GAMES] if GAMES[slug].min_players <= free]
+    return fits[0] if fits else None
 
 
 def sat_out_names(club: Club, done: list[Any]) -> dict[int, list[str]]:
@@ -168,23 +182,50 @@ def propose(public_id: str, evening_id: int):
 
 
 def proposal_page(club: Club, evening: Evening, game: str | list[str], seed: int, swaps: list[tuple[int, int]],
-                  pick: int | None, form: TableForm | None = None, status: int = 200) -> Any:
+                  pick: int | None, form: TableForm | None = None, status: int = 200, more: int | None = None) -> Any:
+    """The proposal's page: the next round's, or (more) new tables for the round of that number."""
     names = present_names(club)
     try:
-        _seed, drawn = rounds.propose(club, evening, game, seed)
+        _seed, drawn = rounds.propose(club, evening, game, seed, more=more is not None)
         drawn = rounds.swapped(drawn, swaps)
         refused = None
     except Refusal as err:
         drawn, refused = None, translate(err.reason)
     tables = [table_view(number, table, names) for number, table in enumerate(drawn.tables, 1)] if drawn else []
     here = [(player, names.get(player, "?")) for player in rounds.present(club, evening)]
+    if more is not None:  # numbered after the round's tables, those that ended too
+        after = max((table.number for table, _match in rounds.rounds_of(evening)[-1][1]), default=0)
+        tables = [table._replace(number=table.number + after) for table in tables]
+        here = [(player, name) for player, name in here if player in set(playing.free(club, evening))]
+    number = rounds.next_number(evening) if more is None else more
     return render_template(
         "club/rounds_new.html", club=club, evening=evening, games=GAMES, game=game, seed=seed, swaps=swaps,
         pick=pick, tables=tables, sat_out=[(p, names.get(p, "?")) for p in drawn.sat_out] if drawn else [],
-        here=here, refused=refused, number=rounds.next_number(evening), form=form or TableForm(),
-        link=lambda **more: address(club.public_id, evening.id, game, seed, swaps, **more),
-        swap_link=lambda a, b: address(club.public_id, evening.id, game, seed, swaps + [(a, b)]),
-        redraw=address(club.public_id, evening.id, game, rounds.new_seed(), [])), status
+        here=here, refused=refused, number=number, form=form or TableForm(), more=more,
+        playing=playing_numbers(evening) if more is not None else [],
+        repeats=proposal_repeats(evening, drawn, number) if drawn and drawn.tables else None,
+        propose_url=url_for("club_rounds.propose", public_id=club.public_id, evening_id=evening.id) if more is None
+        else url_for("club_playing.more", public_id=club.public_id, evening_id=evening.id, number=more),
+        confirm_url=url_for("club_rounds.confirm", public_id=club.public_id, evening_id=evening.id) if more is None
+        else url_for("club_playing.add", public_id=club.public_id, evening_id=evening.id, number=more),
+        link=lambda **args: address(club.public_id, evening.id, game, seed, swaps, more, **args),
+        swap_link=lambda a, b: address(club.public_id, evening.id, game, seed, swaps + [(a, b)], more),
+        redraw=address(club.public_id, evening.id, game, rounds.new_seed(), [], more)), status
+
+
+def playing_numbers(evening: Evening) -> list[int]:
+    """The numbers of the latest round's tables still playing."""
+    found = rounds.latest(evening)
+    return [table.number for table, _match in found[1] if table.ended is None] if found else []
+
+
+def proposal_repeats(evening: Evening, drawn: seating.Round, number: int) -> repeats.Repeats | None:
+    """The proposal's pairs meeting again after tonight's rounds (for new tables, the round they join too); None
+    before the evening's first round is confirmed."""
+    done = rounds.rounds_of(evening)
+    tonight = [seating.Round(tuple(seating.Table(table.game, tuple(table.seat_ids)) for table, _match in tables),
+                             tuple(made.sat_out)) for made, tables in done]
+    return repeats.of_round(drawn, tonight, number) if tonight else None
 
 
 @bp.post("/admin/evenings/<int:evening_id>/rounds")
@@ -309,7 +350,13 @@ def admin_rounds(club: Club) -> list[tuple[Evening, int]]:
 @bp.app_context_processor
 def round_vocabulary() -> dict[str, object]:
     return {"round_here": round_here, "round_seat_marker": Markup(SEAT), "admin_rounds": admin_rounds,
-            "round_live": live_tag}
+            "round_live": live_tag, "round_repeats": repeats.of_evening, "pairs_named": pairs_named}
+
+
+def pairs_named(club: Club, pairs: Sequence[tuple[int, int]]) -> str:
+    """Pairs of players by name: "Ann & Bob, Cid & Dee"."""
+    names = g.setdefault("club_names", {}).get(club.id) or g.club_names.setdefault(club.id, present_names(club))
+    return ", ".join(f"{names.get(a, '?')} & {names.get(b, '?')}" for a, b in pairs)
 
 
 @bp.get("/live")
