@@ -165,20 +165,24 @@ def test_the_admin_marks_players_present_at_the_door_with_one_tap_each(app: Flas
     say(phone, club, evening, "in")
     with app.app_context():
         assert evenings.present_ids(evenings.evening_of(clubs.find(club), evening)) == [roster["Ann"]]
-    admin = seen(client.get(f"/c/{club}/admin").text)
-    assert "At the door" in admin and "said in" in admin
+    page = f"/c/{club}/admin/evenings/{evening}"
+    door = seen(client.get(page).text)
+    assert "At the door" in door and "said in" in door and "1 player is here." in door
     token = csrf_token(client, "/clubs/new")
-    url = f"/c/{club}/admin/evenings/{evening}/present"
+    url = f"{page}/present"
     tapped = client.post(url, data={"csrf_token": token, "player": roster["Bob"], "present": "1", "back": "admin"})
-    assert tapped.status_code == 302 and tapped.headers["Location"].endswith("#door")
-    assert 'aria-pressed="true"><span class="name">Bob' in client.get(f"/c/{club}/admin").text
+    assert tapped.status_code == 302 and tapped.headers["Location"].endswith(f"{page}#door")
+    assert 'aria-pressed="true"><span class="name">Bob' in client.get(page).text
     client.post(url, data={"csrf_token": token, "player": roster["Cid"], "present": "1"})
-    with app.app_context():  # once someone is marked present, only those marked count
+    with app.app_context():  # those marked at the door join those who said they come
         assert sorted(evenings.present_ids(evenings.evening_of(clubs.find(club), evening))) == sorted(
-            [roster["Bob"], roster["Cid"]])
+            [roster["Ann"], roster["Bob"], roster["Cid"]])
     client.post(url, data={"csrf_token": token, "player": roster["Cid"], "present": "0"})
+    client.post(url, data={"csrf_token": token, "player": roster["Ann"], "present": "0"})  # said in, not here
     with app.app_context():
         assert evenings.present_ids(evenings.evening_of(clubs.find(club), evening)) == [roster["Bob"]]
+    door = seen(client.get(page).text)
+    assert "Ann said in · marked not here" in door and "Bob marked here" in door and "1 player is here." in door
     dee = member(app, club, roster["Dee"])  # a member, not the admin
     assert dee.post(url, data={"csrf_token": csrf_token(dee, "/clubs/new"), "player": roster["Dee"],
                                "present": "1"}).status_code == 403

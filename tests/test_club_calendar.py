@@ -1,8 +1,10 @@
 """The club's evenings as an iCalendar feed: one event per evening with a stable UID, a start in the club's
-zone with its VTIMEZONE (or all day), place, note, the club page's address; and the club page's calendar link."""
+zone with its VTIMEZONE (or all day), place, note, the evening's own page (where a member says "I'm in"); and the
+club page's calendar link."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
@@ -11,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from icalendar import Calendar
 
-from helpers.clubs import ahead, new_club
+from helpers.clubs import ahead, member, new_club
 from helpers.i18n import seen
 from scorekeeper.club import evenings, service as clubs
 
@@ -64,7 +66,7 @@ def test_a_start_is_in_the_clubs_zone_with_a_default_length_and_the_details(clie
     assert cup.decoded("duration") == timedelta(hours=3)
     assert str(cup["summary"]) == "Les Dimanches · Cup night"
     assert str(cup["location"]) == "Café du Nord" and str(cup["description"]) == "Bring cards"
-    assert str(cup["url"]) == f"http://localhost/c/{club}/evenings/{ahead(2).isoformat()}/results"
+    assert re.fullmatch(rf"http://localhost/c/{club}/evenings/\d+", str(cup["url"]))
     assert [str(zone["tzid"]) for zone in calendar.walk("VTIMEZONE")] == ["Europe/Paris"]
 
 
@@ -112,3 +114,26 @@ def test_each_event_opens_the_evenings_own_page_with_when_where_and_who_comes(ap
     text = seen(page.text)
     for words in ("Cup night", "from 19:30", "Where: Café du Nord", "Bring cards", "1 player is coming: Ann"):
         assert words in text, words
+
+
+def test_a_coming_evenings_event_opens_its_page_with_im_in_for_the_member(app: Flask, client: FlaskClient, club: str):
+    from helpers.forms import csrf_token
+    from scorekeeper.club import roster
+
+    with app.app_context():
+        bob = roster.add_player(clubs.find(club), "Bob").id
+    events = {str(e["summary"]): e for e in feed(client, club).events if e.decoded("dtstart") != ahead(9)}
+    cup = str(events["Les Dimanches · Cup night"]["url"]).removeprefix("http://localhost")
+    phone = member(app, club, bob)
+    page = seen(phone.get(cup).text)
+    assert "Cup night" in page and "You are Bob." in page and "I'm in" in page and "Not this time" in page
+    assert "Results of" not in page
+    said = phone.post(f"{cup}/answer", data={"csrf_token": csrf_token(phone, cup), "coming": "in", "back": "evening"})
+    assert said.status_code == 302 and said.headers["Location"] == cup  # back on the evening's own page
+    page = seen(phone.get(cup).text)
+    assert "1 player is coming: Bob" in page and "You said you are coming." in page
+    stranger = seen(app.test_client().get(cup).text)  # the club link alone: how to answer, no buttons
+    assert "open your own member link" in stranger and "I'm in" not in stranger
+    past = next(e for e in feed(client, club).events if e.decoded("dtstart").date() == ahead(-30))
+    over = seen(phone.get(str(past["url"]).removeprefix("http://localhost")).text)
+    assert "This evening is over" in over and "I'm in" not in over

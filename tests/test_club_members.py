@@ -145,17 +145,17 @@ def test_only_the_admin_makes_member_links_shown_once_with_a_qr_code(night: Nigh
                          data={"csrf_token": token, "player": str(ann)}).status_code == 403
     admin = app.test_client()
     admin.get(f"/c/{night.club}/join/{night.admin_key}")
-    roster = seen(admin.get(f"/c/{night.club}/admin").text)
+    roster = seen(admin.get(f"/c/{night.club}/admin/members").text)
     assert "Members' own links" in roster and "Make a link" in roster
     shown = admin.post(f"/c/{night.club}/admin/players/member-link",
-                       data={"csrf_token": csrf_token(admin, f"/c/{night.club}/admin"), "player": str(ann)})
+                       data={"csrf_token": csrf_token(admin, f"/c/{night.club}/admin/members"), "player": str(ann)})
     assert shown.status_code == 200 and "no-store" in shown.headers["Cache-Control"]
     link = re.search(r'id="member-link"[^>]*value="([^"]+)"', shown.text)[1]
     assert "<svg" in shown.text and "Member link of Ann" in seen(shown.text)
     phone = app.test_client()
     assert phone.get(urlsplit(link).path).status_code == 302
     assert "You are Ann." in seen(phone.get(f"/c/{night.club}").text)
-    assert "New link" in seen(admin.get(f"/c/{night.club}/admin").text)
+    assert "New link" in seen(admin.get(f"/c/{night.club}/admin/members").text)
 
 
 def test_the_api_gives_a_member_key_to_the_admin_only(night: Night, client: FlaskClient):
@@ -383,9 +383,9 @@ def test_a_guest_kept_by_the_admin_stays_and_the_admin_page_offers_the_delete(ap
                        headers=bearer(club["admin_key"])).status_code == 201  # adding a guest's name keeps them
     admin = app.test_client()
     admin.get(f"/c/{club['id']}/join/{club['admin_key']}")
-    page = seen(admin.get(f"/c/{club['id']}/admin").text)
+    page = seen(admin.get(f"/c/{club['id']}/admin/members").text)
     assert "Matches started by someone who is not a member" in page and "Guests" in page
-    token = csrf_token(admin, f"/c/{club['id']}/admin")
+    token = csrf_token(admin, f"/c/{club['id']}/admin/members")
     kept = admin.post(f"/c/{club['id']}/admin/matches/delete", data={"csrf_token": token, "match": stranger["id"]},
                       follow_redirects=True)
     assert "Nothing deleted" in seen(kept.text)

@@ -248,10 +248,10 @@ def test_seasons_evenings_and_the_ranking_minimum(client: FlaskClient, club: str
     assert admin_post(client, club, "evenings", "evening", {"day": today, "name": "Goat night"}).status_code == 302
     page = client.get(f"/c/{club}").text
     assert "Goat night" in seen(page) and "Long ago" in seen(page)
-    # Unranked below the minimum, ranked once it is met.
-    assert "listed without a place" in seen(page)
+    # Provisional places below the minimum, ranked once it is met.
+    assert "Provisional place: fewer than 3 finished matches so far." in seen(page)
     assert admin_post(client, club, "ranking", "ranking", {"min_matches": "1"}).status_code == 302
-    assert "listed without a place" not in seen(client.get(f"/c/{club}").text)
+    assert "Provisional place" not in seen(client.get(f"/c/{club}").text)
     season = re.search(r'<option value="(\d+)"[^>]*>Long ago', page).group(1)
     empty = seen(client.get(f"/c/{club}?season={season}").text)
     assert "No finished matches in this season yet." in empty and "Standings · Long ago" in empty
@@ -275,7 +275,7 @@ def test_an_unknown_club_says_so(client: FlaskClient, url: str):
 def test_house_rules_prefill_a_new_match(client: FlaskClient, club: str):
     saved = admin_post(client, club, "rules/kozyol", "kozyol", {"target": "7", "eggs_double_next": "y"})
     assert saved.status_code == 302
-    rules = client.get(f"/c/{club}/admin").text
+    rules = client.get(f"/c/{club}/admin/rules").text
     assert re.search(r'id="kozyol-target"[^>]*value="7"', rules)
     form = client.get(f"/c/{club}/new/kozyol").text
     assert re.search(r'name="target"[^>]*value="7"', form)
@@ -464,7 +464,7 @@ def test_a_figure_reads_as_babel_writes_it_in_every_language(app: Flask, languag
 
 
 def test_the_admin_sets_the_time_zone_and_the_club_page_says_it(client: FlaskClient, club: str):
-    form = client.get(f"/c/{club}/admin").text
+    form = client.get(f"/c/{club}/admin/settings").text
     assert '<option selected value="UTC">UTC</option>' in form and 'value="America/Montreal"' in form
     assert "data-phone-zone hidden" in form  # offered by the script, when the phone's zone is not the club's
     refused = admin_post(client, club, "time-zone", "zone", {"time_zone": "Mars/Olympus"})
@@ -533,8 +533,10 @@ CLUB_WORDS = {
              "ru": ["Таблица", "За всё время", "Козлы с яйцами", "Рейтинг", "Пары", "Вечера"]},
     "player": {"fr": ["Fois bouc", "Meilleur partenaire", "Moyenne par contrat", "Comme déclarant", "Face à face"],
                "ru": ["Раз козлом", "Лучший партнёр", "В среднем по контрактам", "Заказывая", "Друг против друга"]},
-    "admin": {"fr": ["Gérer le club", "Règles maison", "Fusionner", "Nommer une soirée"],
-              "ru": ["Управлять клубом", "Правила клуба", "Объединить", "Назвать вечер"]},
+    "admin": {"fr": ["Gérer le club", "Règles maison", "Prochaine soirée"],
+              "ru": ["Управлять клубом", "Правила клуба", "Следующий вечер"]},
+    "players": {"fr": ["Fusionner", "Ajouter au club"], "ru": ["Объединить", "Добавить в клуб"]},
+    "evenings": {"fr": ["Nommer une soirée", "Prévoir une soirée"], "ru": ["Назвать вечер", "Запланировать вечер"]},
     "new": {"fr": ["ou un nouveau nom", "Choisir un joueur", "Points de pénalité qui finissent la partie"],
             "ru": ["или новое имя", "Выберите игрока", "Штрафные очки до конца партии"]},
     "links": {"fr": ["Lien du club", "Lien d’administration"], "ru": ["Ссылка клуба", "Ссылка администратора"]},
@@ -550,8 +552,9 @@ def test_club_pages_in_french_and_russian(app: Flask, client: FlaskClient, club:
     assert "Standings" in seen(client.get(f"/c/{club}").text)  # kept in English: the French page is another
     client.get(f"/language/{lang}")
     for name, url in (("club", f"/c/{club}"), ("player", f"/c/{club}/players/{ids['Ann']}?vs={ids['Bob']}"),
-                      ("admin", f"/c/{club}/admin"), ("new", f"/c/{club}/new/kozyol"), ("links", f"/c/{club}/share"),
-                      ("home", "/")):
+                      ("admin", f"/c/{club}/admin"), ("players", f"/c/{club}/admin/players"),
+                      ("evenings", f"/c/{club}/admin/evenings"), ("new", f"/c/{club}/new/kozyol"),
+                      ("links", f"/c/{club}/share"), ("home", "/")):
         answer = client.get(url)
         assert answer.status_code == 200 and f'<html lang="{lang}">' in answer.text
         assert_translated(seen(answer.text), lang, CLUB_WORDS[name][lang], name)
@@ -571,6 +574,6 @@ def test_a_name_typed_in_for_a_club_match_is_on_the_club_page_at_once(client: Fl
     for phone in (client, other):
         page = phone.get(f"/c/{club}").text
         assert page.count("Zoé") >= 2  # the roster lists it, beside the match's line
-    assert "Member link for Zoé" in seen(client.get(f"/c/{club}/admin").text)  # the admin's roster offers it
+    assert "Member link for Zoé" in seen(client.get(f"/c/{club}/admin/members").text)  # the admin's roster offers it
     zoe = member(client.application, club, player_ids(client.application, club)["Zoé"])
     assert "Not Zoé?" in seen(zoe.get(f"/c/{club}").text)  # the phone that opened it is Zoé

@@ -147,11 +147,12 @@ def test_an_unnamed_planned_evening_keeps_the_evening_list_and_naming_working(ap
 def test_the_admin_plans_evenings_from_the_admin_page_and_sees_them_listed(client: FlaskClient, club: str):
     answer = plan(client, club, day=ahead(4).isoformat(), starts_at="19:30", place="Café du Nord",
                   note="Bring cards", weeks="3")
-    assert answer.status_code == 302 and answer.headers["Location"].endswith("#planned")
-    page = seen(client.get(f"/c/{club}/admin").text)
+    assert answer.status_code == 302 and answer.headers["Location"].endswith("/admin/evenings#planned")
+    page = seen(client.get(f"/c/{club}/admin/evenings").text)
     assert "3 evenings planned." in page
     assert page.count("19:30 · Café du Nord") == 3
-    assert "At the door" in page
+    hub = seen(client.get(f"/c/{club}/admin").text)  # the next one, one tap from running the club
+    assert "Next evening" in hub and "Open the evening" in hub and "from 19:30" in hub
 
 
 def test_a_refused_plan_comes_back_with_the_reason_beside_the_field_and_the_input_kept(client: FlaskClient,
@@ -185,7 +186,8 @@ def test_the_admin_changes_and_deletes_an_evening_on_its_page(app: Flask, client
         assert (evening.day, evening.starts_at, evening.place, evening.name) == (ahead(5), time(20), "Upstairs",
                                                                               "Cup night")
     gone = client.post(f"{url}/delete", data={"csrf_token": token})
-    assert gone.status_code == 302 and "Evening deleted." in seen(client.get(f"/c/{club}/admin").text)
+    assert gone.status_code == 302 and gone.headers["Location"].endswith("/admin/evenings#planned")
+    assert "Evening deleted." in seen(client.get(f"/c/{club}/admin/evenings").text)
     assert client.get(url).status_code == 404
 
 

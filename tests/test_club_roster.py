@@ -17,7 +17,7 @@ def add(client: FlaskClient, club: str, *names: str) -> None:
     for name in names:
         answer = admin_post(client, club, "players", "add", {"name": name})
         assert answer.status_code == 302, reasons(answer.text)
-        assert answer.headers["Location"].endswith("/admin?adding=1")
+        assert answer.headers["Location"].endswith("/admin/players?adding=1")
 
 
 def ids(app: Flask, club: str) -> dict[str, int]:
@@ -43,11 +43,11 @@ def kozyol_series(client: FlaskClient, club: str, seats: list[str]) -> str:
 
 def test_the_name_field_is_ready_for_the_next_player(client: FlaskClient):
     club = new_club(client)
-    assert '<input autocomplete="off" autofocus id="add-name"' in client.get(f"/c/{club}/admin").text
+    assert '<input autocomplete="off" autofocus id="add-name"' in client.get(f"/c/{club}/admin/players").text
     add(client, club, "Ann")
-    back = client.get(f"/c/{club}/admin?adding=1")
+    back = client.get(f"/c/{club}/admin/players?adding=1")
     assert "Ann joined the roster." in back.text and "autofocus" in back.text
-    assert "autofocus" not in client.get(f"/c/{club}/admin").text  # a roster opened to read it takes no keyboard
+    assert "autofocus" not in client.get(f"/c/{club}/admin/players").text  # a roster opened to read it takes no keyboard
     refused = admin_post(client, club, "players", "add", {"name": "ann"})
     assert refused.status_code == 422 and 'autofocus id="add-name"' in refused.text and 'value="ann"' in refused.text
 
@@ -58,22 +58,22 @@ def test_a_merge_reads_x_becomes_y_and_is_undone_with_its_matches(app: Flask, cl
     kozyol_series(client, club, ["Annie", "Bob", "Cid", "Dee"])  # Annie and Cid win; Bob and Dee are the goat
     kozyol_series(client, club, ["Eve", "Bob", "Cid", "Dee"])
     player = ids(app, club)
-    form = client.get(f"/c/{club}/admin").text
+    form = client.get(f"/c/{club}/admin/players").text
     assert form.index('<label for="merge-gone">Entry</label>') < form.index('<label for="merge-keep">becomes</label>')
     assert admin_post(client, club, "merge", "merge", {"gone": player["Annie"], "keep": player["Ann"]}).status_code == 302
     # Eve is the same person too: Eve becomes Ann, whose record now holds both series.
     assert admin_post(client, club, "merge", "merge", {"gone": player["Eve"], "keep": player["Ann"]}).status_code == 302
-    page = seen(client.get(f"/c/{club}/admin").text)
+    page = seen(client.get(f"/c/{club}/admin/players").text)
     assert "Eve became Ann Undo" in page and "Annie became Ann Undo" in page
     assert "Deals won 2" in seen(client.get(f"/c/{club}/players/{player['Ann']}").text)
 
     undone = client.post(f"/c/{club}/admin/unmerge", data={"unmerge-csrf_token": csrf_token(client, "/clubs/new"),
                                                            "unmerge-player": player["Annie"]})
     assert undone.status_code == 302
-    assert "Annie is back on the roster with their own matches." in seen(client.get(f"/c/{club}/admin").text)
+    assert "Annie is back on the roster with their own matches." in seen(client.get(f"/c/{club}/admin/players").text)
     assert "Deals won 1" in seen(client.get(f"/c/{club}/players/{player['Annie']}").text)
     assert "Deals won 1" in seen(client.get(f"/c/{club}/players/{player['Ann']}").text)  # Eve's series stays
-    assert "Annie became Ann" not in seen(client.get(f"/c/{club}/admin").text)
+    assert "Annie became Ann" not in seen(client.get(f"/c/{club}/admin/players").text)
 
 
 def test_an_undone_merge_waits_while_its_name_is_taken_again(app: Flask, client: FlaskClient):
@@ -100,7 +100,7 @@ def test_an_entry_without_matches_can_be_removed_and_one_with_matches_cannot(app
     assert admin_post(client, club, "merge", "merge", {"gone": player["Zed"], "keep": player["Bbo"]}).status_code == 302
     removed = admin_post(client, club, "remove", "remove", {"player": player["Bbo"]})
     assert removed.status_code == 302
-    page = seen(client.get(f"/c/{club}/admin").text)
+    page = seen(client.get(f"/c/{club}/admin/players").text)
     assert "Bbo left the roster." in page and "Zed became" not in page  # the entry merged into it went too
     kept = admin_post(client, club, "remove", "remove", {"player": player["Bob"]})
     assert kept.status_code == 422

@@ -1,7 +1,8 @@
 """A club's evenings planned ahead: the day, start, place and note; who says they come; who is there at the door.
 
 A planned evening is an Evening row (the same row that names a day); its start is a time of day in the
-club's time zone. A member's answer counts for the draw when it is proven: given from the member's own
+club's time zone. Who is there: everyone who said "I'm in" (proven) and everyone the door marked here, minus
+those the door marked not here. A member's answer counts for the draw when it is proven: given from the member's own
 phone (its member link) or by the admin. An answer from a client that proved nothing (the API's answer
 key) is kept with the hash of its key, is never counted, and gives way to a proven one; a proven answer
 is changed only by the member or the admin. Every change bumps the club, so its kept pages go stale.
@@ -46,11 +47,14 @@ PROVEN_ANSWER = N_("{name} answered from their own member link: only {name} or t
 
 
 class Answers(NamedTuple):
-    """Who said they come to an evening, who said not this time, and who was marked present (live players)."""
+    """Who said they come to an evening, who said not this time, who the door marked here and not here, and
+    who is there (live players, in roster order)."""
 
     coming: list[ClubPlayer]
     not_coming: list[ClubPlayer]
     present: list[ClubPlayer]
+    absent: list[ClubPlayer]
+    here: list[ClubPlayer]
 
 
 # -- what a plan is made of --------------------------------------------------------------------
@@ -232,13 +236,11 @@ def answer(club: Club, evening: Evening, player_id: Any, coming: Any, phone_key:
 
 
 def mark_present(club: Club, evening: Evening, player_id: Any, present: Any) -> Attendance:
-    """The admin marks a player present at the door, or not; a player marked present without an answer is in."""
+    """The admin marks a player here at the door, or not here; their answer stays what they said."""
     if not isinstance(present, bool):
         raise refuse("present", N_("Say whether the player is here: true or false."))
     row = _row(evening, player_of(club, row_id(player_id)))
-    row.present = present
-    if present and not row.proven:  # the admin saw them: in, whatever a client that proved nothing said
-        row.answer, row.proven, row.key_hash = "in", True, None
+    row.present, row.absent = present, not present
     _save(club)
     return row
 
@@ -248,7 +250,8 @@ def _row(evening: Evening, player: ClubPlayer) -> Attendance:
     row = db.session.scalar(select(Attendance).where(Attendance.evening_id == evening.id,
                                                      Attendance.player_id == player.id))
     if row is None:
-        row = Attendance(evening_id=evening.id, player_id=player.id, answer="in", present=False, proven=False)
+        row = Attendance(evening_id=evening.id, player_id=player.id, answer="in", present=False, absent=False,
+                         proven=False)
         db.session.add(row)
     return row
 
@@ -259,18 +262,23 @@ def attendance(evening: Evening) -> list[Attendance]:
                                    .order_by(Attendance.id)))
 
 
+def is_here(row: Attendance) -> bool:
+    """Whether an answer puts its player there: said "in" (proven) or marked here, and not marked not here."""
+    return not row.absent and (row.present or (row.answer == "in" and row.proven))
+
+
 def present_ids(evening: Evening) -> list[int]:
-    """The live club player ids who are there: those marked present; while nobody is, those who said "in" from
-    their own member link (or through the admin): an answer that proved nothing does not count."""
-    rows = attendance(evening)
-    chosen = [row for row in rows if row.present] or [row for row in rows if row.answer == "in" and row.proven]
+    """The live club player ids who are there (is_here), in the order they first answered: an answer that
+    proved nothing does not count."""
+    chosen = [row for row in attendance(evening) if is_here(row)]
     club = db.session.get(Club, evening.club_id)
     now = resolver(club) if club is not None else {}
     return list(dict.fromkeys(now.get(row.player_id, row.player_id) for row in chosen))
 
 
 def answers(club: Club, evening: Evening) -> Answers:
-    """Who is coming, who is not, and who is marked present, in roster order (a merged entry as the one kept)."""
+    """Who is coming, who is not, who the door marked, and who is there, in roster order (a merged entry as the
+    one kept)."""
     live, now = {player.id: player for player in roster(club)}, resolver(club)
     place = {pid: index for index, pid in enumerate(live)}
     rows = attendance(evening)
@@ -283,4 +291,5 @@ def answers(club: Club, evening: Evening) -> Answers:
     said_in = {player.id for player in coming}
     not_coming = [player for player in players([row for row in rows if row.answer != "in" and row.proven])
                   if player.id not in said_in]
-    return Answers(coming, not_coming, players([row for row in rows if row.present]))
+    return Answers(coming, not_coming, players([row for row in rows if row.present]),
+                   players([row for row in rows if row.absent]), players([row for row in rows if is_here(row)]))

@@ -65,6 +65,8 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
     tap(organiser.get_by_role("button", name="Add to the roster"))
     expect(organiser.locator("#err-name")).to_have_text("The club already has a player of that name.")
     expect(organiser.get_by_label("New player")).to_have_value("ann")
+    tap(organiser.get_by_role("link", name="Run the club"))
+    tap(organiser.get_by_role("link", name="Settings"))
     organiser.get_by_label("Matches needed to be ranked").fill("1")
     tap(organiser.locator("#ranking").get_by_role("button", name="Save"))
     expect(organiser.get_by_text("Saved: the standings rank players")).to_be_visible()
@@ -134,6 +136,8 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
         for name, page, address in [
             ("new-club", organiser, "/clubs/new"), ("links", organiser, f"/c/{club}/share"),
             ("club", member, f"/c/{club}"), ("admin", organiser, f"/c/{club}/admin"),
+            *[(f"admin-{part}", organiser, f"/c/{club}/admin/{part}")
+              for part in ("players", "members", "evenings", "seasons", "settings", "rules")],
             ("new-admin-link", organiser, f"/c/{club}/admin-link"),
             ("new-match", member, f"/c/{club}/new/kozyol"), ("hearts-from-club", member, f"/c/{club}/new/hearts"),
             ("player", member, member.url), ("home", organiser, "/"),
@@ -142,7 +146,7 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
             page.goto(address)
             check(page, f"{name}-{scheme}", problems, exempt)
     organiser.emulate_media(color_scheme="light")
-    organiser.goto(f"/c/{club}/admin")
+    organiser.goto(f"/c/{club}/admin/seasons")
     organiser.get_by_label("Name of the season").fill("")
     organiser.get_by_label("From", exact=True).fill("2026-09-01")
     organiser.get_by_label("To", exact=True).fill("2026-06-30")
@@ -158,12 +162,14 @@ def test_a_club_season_played_on_two_phones(phone, tap, screenshot, live):
 
 
 def admin_page_of_a_new_club(phone: Any, tap: Any, zone: str, name: str) -> Any:
-    """A phone in this time zone starts a club and opens its admin page, where the time zone is set."""
+    """A phone in this time zone starts a club and opens its settings, where the time zone is set."""
     organiser = phone(timezone_id=zone)
     organiser.goto("/clubs/new")
     tap.type(organiser.get_by_label("Name of the club"), name)
     tap(organiser.get_by_role("button", name="Start the club"))
     tap(organiser.get_by_role("link", name="Add players"))
+    tap(organiser.get_by_role("link", name="Run the club"))
+    tap(organiser.get_by_role("link", name="Settings"))
     return organiser
 
 

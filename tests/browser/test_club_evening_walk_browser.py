@@ -68,7 +68,7 @@ def test_a_club_evening_from_im_in_to_the_agreed_results(phone, tap, tmp_path: P
     ids = {name: api(admin, "POST", f"/clubs/{club}/players", {"name": name}, key)["id"] for name in NINE}
     today = datetime.now(timezone.utc).date().isoformat()
     evening = api(admin, "POST", f"/clubs/{club}/planned-evenings", {"day": today}, key)["evenings"][0]["id"]
-    admin.goto(f"/c/{club}/admin#agreement")
+    admin.goto(f"/c/{club}/admin/settings#agreement")
     settings = admin.locator("#agreement")
     settings.get_by_label("Agreements to lock a match").fill("2")
     tap(settings.get_by_role("button", name="Save"))

@@ -161,7 +161,7 @@ EIGHT = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Deee"]
 def test_eight_players_join_the_roster_with_the_field_kept_and_a_merge_is_undone(phone, tap, screenshot):
     page = phone()
     club = Club(page, "Jeudis")
-    page.goto(f"{club.address}/admin")
+    page.goto(f"{club.address}/admin/players")
     field = page.get_by_label("New player")
     for name in EIGHT:  # the field is ready each time: the name, then the keyboard's Enter
         expect(field).to_be_focused()

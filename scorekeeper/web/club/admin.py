@@ -1,8 +1,8 @@
-"""The club's admin page: the roster (add, rename, merge and its undoing, remove), house rules, seasons, evenings,
-a new admin link.
+"""The admin's forms: the roster (add, rename, merge and its undoing, remove), house rules, seasons, evenings,
+settings, a new admin link.
 
-Each form posts to its own address and the page comes back (post/redirect/get); a refused form is
-shown again with the reason beside its field and what was typed kept, with status 422.
+Each form posts to its own address and its admin page (sections.py) comes back (post/redirect/get); a refused
+form is shown again on its page with the reason beside its field and what was typed kept, with status 422.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, request, url_for
 from flask_babel import gettext as _, ngettext
-from wtforms import Form
 
 from ...club import evenings as club_evenings, seasons as club_seasons, service as clubs
 from ...club.agreements import set_rules as set_agreement_rules
@@ -23,63 +22,10 @@ from ...refusals import Refusal
 from .. import links
 from ..forms import TableForm
 from . import phone as club_phone
-from .evenings import door_of
-from .forms import (
-    AgreementForm,
-    EveningForm,
-    MergeForm,
-    PlanForm,
-    PlayerForm,
-    PresentForm,
-    RankingForm,
-    RemoveForm,
-    RenameForm,
-    SeasonForm,
-    TimeZoneForm,
-    UnmergeForm,
-    rule_fields,
-    rules_form,
-    with_roster,
-)
+from .forms import AgreementForm, rules_form, with_roster
+from .sections import FORM_PAGE, FORMS, MENUS, SECTIONS, bp, page, posted
 
-bp = Blueprint("club_admin", __name__, url_prefix="/c/<public_id>")
-FORMS = {"add": PlayerForm, "rename": RenameForm, "merge": MergeForm, "unmerge": UnmergeForm, "remove": RemoveForm,
-         "ranking": RankingForm, "season": SeasonForm, "evening": EveningForm, "zone": TimeZoneForm,
-         "plan": PlanForm}
 T = TypeVar("T")
-PLANNED_SHOWN = 30  # upcoming evenings listed on the admin page
-MENUS = {"rename": ("player",), "merge": ("gone", "keep"), "remove": ("player",)}  # the forms picking from the roster
-
-
-def page(club: Club, refused: Mapping[str, Form] | None = None) -> tuple[str, int]:
-    """The admin page, with the refused form (if any) as it was sent and every other form fresh."""
-    roster = clubs.roster(club)
-    forms = {name: posted(name, None) for name in FORMS}
-    forms["ranking"].min_matches.data = club.min_matches
-    forms["zone"].time_zone.data = club.time_zone or "UTC"
-    rules = {game: rules_form(game, None, (club.house_rules or {}).get(game)) for game in GAMES}
-    for name, form in (refused or {}).items():
-        (rules if name in GAMES else forms)[name] = form
-    for name, menus in MENUS.items():
-        with_roster([getattr(forms[name], menu) for menu in menus], roster, _("Pick a player"))
-    page = render_template("club/admin.html", club=club, roster=roster, forms=forms, rules=rules,
-                           rule_fields=rule_fields, seasons=clubs.seasons(club), merged=clubs.merged(club),
-                           games=GAMES, token_form=TableForm(), present_form=PresentForm(),
-                           planned=club_evenings.planned(club, limit=PLANNED_SHOWN),
-                           door=door_of(club, club_evenings.next_evening(club)),
-                           strangers=clubs.strangers_matches(club),
-                           adding=not roster or request.args.get("adding") == "1" or "add" in (refused or {}))
-    return page, 422 if refused else 200
-
-
-def posted(name: str, formdata: Any) -> Any:
-    """One of the page's forms, its fields named apart from the others' (add-name, season-name)."""
-    return FORMS[name](formdata, prefix=f"{name}-")
-
-
-@bp.get("/admin")
-def admin(public_id: str):
-    return page(club_phone.administered(public_id))
 
 
 def handled(public_id: str, name: str, form: TableForm, change: Callable[[Club], T], done: str | Callable[[T], str],
@@ -87,6 +33,7 @@ def handled(public_id: str, name: str, form: TableForm, change: Callable[[Club],
     """Check the form, make the change, and come back to the page (with `back` in its address); or show the page
     with the reason. `done` is the sentence the page then shows, or makes it from what the change returned."""
     club = club_phone.administered(public_id)
+    where = FORM_PAGE[name]
     if name in MENUS:
         with_roster([getattr(form, menu) for menu in MENUS[name]], clubs.roster(club))
     if form.validate():
@@ -98,8 +45,8 @@ def handled(public_id: str, name: str, form: TableForm, change: Callable[[Club],
             form.form_errors.append(_("That player is no longer on the roster."))
         else:
             flash(done if isinstance(done, str) else done(made))
-            return redirect(url_for("club_admin.admin", public_id=public_id, **{"_anchor": name, **back}))
-    return page(club, {name: form})
+            return redirect(url_for(SECTIONS[where].endpoint, public_id=public_id, **{"_anchor": name, **back}))
+    return page(club, where, {name: form})
 
 
 @bp.post("/admin/players")
@@ -239,8 +186,10 @@ def season_change(public_id: str, season_id: int, change: Callable[[Club, Season
 
 @bp.post("/admin/seasons/<int:season_id>/close")
 def close_season(public_id: str, season_id: int):
-    return season_change(public_id, season_id, club_seasons.close, lambda name: _(
-        "%(name)s is closed: its tables and champions stay as they stand now.", name=name))
+    early = request.form.get("close-early") == "yes"  # the answer to "close it before its last day?"
+    return season_change(public_id, season_id, lambda club, season: club_seasons.close(club, season, early),
+                         lambda name: _("%(name)s is closed: its tables and champions stay as they stand now.",
+                                        name=name))
 
 
 @bp.post("/admin/seasons/<int:season_id>/reopen")

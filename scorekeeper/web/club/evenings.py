@@ -1,4 +1,5 @@
-"""A club's planned evenings in the browser: "I'm in" from the club link, the admin's plans and the door, the calendar.
+"""A club's planned evenings in the browser: "I'm in" from the club page and from an evening's own page, the
+calendar.
 
 A phone is a member of the club once it opened that member's own link (members.py): then its answer
 is the member's, and counts for the draw; the admin answers for anyone. A name picked from the roster
@@ -11,10 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 from flask_babel import get_locale, gettext as _
 from icalendar import Calendar, Event
 
@@ -23,12 +23,13 @@ from ...games.base import N_
 from ...i18n import translate
 from ...kept import Kept
 from ...match import matches
-from ...models import Club, Evening
+from ...models import Club, ClubPlayer, Evening
 from ...refusals import Refusal
 from ..errors import error_page
 from ..forms import TableForm
 from . import members, phone as club_phone
-from .forms import AnswerForm, PlanEditForm, PresentForm
+from .forms import AnswerForm
+from .ical_text import Text
 
 bp = Blueprint("club_evenings", __name__, url_prefix="/c/<public_id>")
 NOT_PROVEN = N_("Saying a name is not enough: open your own member link on this phone first. The club's "
@@ -74,15 +75,19 @@ def with_card(public_id: str, page: bytes | str, glance: clubs.Peek | None = Non
 def card(club: Club) -> str:
     """The next evening: when and where, who comes, and this member's answer (or how a member proves who they are)."""
     evening = evenings.next_evening(club)
-    roster = clubs.roster(club)
     player = members.proven(club)
-    said = None
-    if evening is not None and player is not None:
-        said = next((row.answer for row in evenings.attendance(evening) if row.player_id == player.id and row.proven),
-                    None)
-    return render_template("club/_evening_card.html", club=club, evening=evening, roster=roster, player=player,
-                           said=said, answers=evenings.answers(club, evening) if evening else None,
+    return render_template("club/_evening_card.html", club=club, evening=evening, roster=clubs.roster(club),
+                           player=player, said=said_by(evening, player),
+                           answers=evenings.answers(club, evening) if evening else None,
                            answer_form=AnswerForm(), webcal=webcal(club))
+
+
+def said_by(evening: Evening | None, player: ClubPlayer | None) -> str | None:
+    """What the member said for the evening from their own phone or through the admin: "in", "out" or None."""
+    if evening is None or player is None:
+        return None
+    return next((row.answer for row in evenings.attendance(evening) if row.player_id == player.id and row.proven),
+                None)
 
 
 def webcal(club: Club) -> str:
@@ -113,7 +118,8 @@ def answer(public_id: str, evening_id: int):
     club = club_phone.club_or_404(public_id)
     evening = found(club, evening_id)
     form = AnswerForm(request.form)
-    back = url_for("clubs.club", public_id=public_id, _anchor="next-evening")
+    back = url_for("club_evenings.page", public_id=public_id, evening_id=evening.id) \
+        if request.form.get("back") == "evening" else url_for("clubs.club", public_id=public_id, _anchor="next-evening")
     player = members.proven(club)
     if player is None:
         abort(error_page(403, _(NOT_PROVEN), correct_url=back, correct_text=_("Open the club")))
@@ -131,10 +137,24 @@ def answer(public_id: str, evening_id: int):
 
 
 def found(club: Club, evening_id: int) -> Evening:
+    """The club's planned evening with this id, or a 404 page."""
     try:
         return evenings.evening_of(club, evening_id)
     except matches.NotFound:
         abort(error_page(404, _("There is no such evening at this club.")))
+
+
+@bp.get("/evenings/<int:evening_id>")
+def page(public_id: str, evening_id: int):
+    """An evening's own page, which the calendar's event opens: when and where, who comes, this phone's answer
+    while the evening is to come, and its results."""
+    club = club_phone.club_or_404(public_id)
+    evening = found(club, evening_id)
+    player = members.proven(club)
+    return render_template("club/planned.html", club=club, evening=evening, answers=evenings.answers(club, evening),
+                           roster=clubs.roster(club), player=player, said=said_by(evening, player),
+                           answer_form=AnswerForm(), to_come=evening.day >= clubs.today(club),
+                           admin=club_phone.is_admin(club))
 
 
 # -- the calendar -----------------------------------------------------------------------------------------
@@ -158,12 +178,12 @@ LASTS = timedelta(hours=3)  # an evening's length in a calendar, when only its s
 
 def calendar(club: Club, planned: list[Evening]) -> bytes:
     """The evenings as iCalendar: one event each, a start in the club's zone (with its VTIMEZONE), or all day,
-    linking to the evening's own page (when and where, who comes, then its tables and results)."""
+    linking to the evening's own page (when and where, who comes and "I'm in", then its results)."""
     feed = Calendar()
     feed.add("prodid", "-//Scorekeeper//Club evenings//EN")
     feed.add("version", "2.0")
     feed.add("calscale", "GREGORIAN")
-    feed.add("x-wr-calname", club.name)
+    feed.add("x-wr-calname", Text(club.name))
     zone = ZoneInfo(club.time_zone or "UTC")
     stamp = datetime.now(timezone.utc).replace(microsecond=0)
     for evening in planned:
@@ -178,94 +198,15 @@ def calendar(club: Club, planned: list[Evening]) -> bytes:
         else:
             event.add("dtstart", datetime.combine(evening.day, evening.starts_at, tzinfo=zone))
             event.add("duration", LASTS)
-        event.add("summary", f"{club.name} · {evening.name}" if evening.name else club.name)
+        event.add("summary", Text(f"{club.name} · {evening.name}" if evening.name else club.name))
         if evening.place:
-            event.add("location", evening.place)
+            event.add("location", Text(evening.place))
         if evening.note:
-            event.add("description", evening.note)
-        event.add("url", url_for("club_evening_results.page", public_id=club.public_id,
-                                 evening=evening.day.isoformat(), _external=True))
+            event.add("description", Text(evening.note))
+        event.add("url", url_for("club_evenings.page", public_id=club.public_id, evening_id=evening.id,
+                                 _external=True))
         feed.add_component(event)
     if planned and club.time_zone:
         feed.add_missing_timezones(first_date=date(planned[0].day.year - 1, 1, 1),
                                    last_date=date(planned[-1].day.year + 2, 1, 1))
     return feed.to_ical()
-
-
-# -- the admin: one evening and its door ------------------------------------------------------------------
-
-
-def edit_page(club: Club, evening: Evening, form: PlanEditForm | None = None, status: int = 200) -> tuple[str, int]:
-    """A planned evening's own admin page: its plan to change or delete, and who is there at the door."""
-    if form is None:
-        form = PlanEditForm(prefix="plan-", data={
-            "day": evening.day, "starts_at": evening.starts_at.strftime("%H:%M") if evening.starts_at else "",
-            "place": evening.place, "note": evening.note, "name": evening.name})
-    return render_template("club/evening.html", club=club, evening=evening, form=form,
-                           answers=evenings.answers(club, evening), roster=clubs.roster(club),
-                           token_form=PresentForm(), played=evenings.played(club, evening)), status
-
-
-@bp.get("/admin/evenings/<int:evening_id>")
-def edit(public_id: str, evening_id: int):
-    club = club_phone.administered(public_id)
-    return edit_page(club, found(club, evening_id))
-
-
-@bp.post("/admin/evenings/<int:evening_id>")
-def change(public_id: str, evening_id: int):
-    club = club_phone.administered(public_id)
-    evening = found(club, evening_id)
-    form = PlanEditForm(request.form, prefix="plan-")
-    if form.validate():
-        try:
-            evenings.update(club, evening.id, day=form.day.data, starts_at=form.starts_at.data or None,
-                            place=form.place.data or "", note=form.note.data or "", name=form.name.data or "")
-        except Refusal as err:
-            form.refuse(err)
-        except matches.Conflict as err:
-            form.form_errors.append(translate(err.reason))
-        else:
-            flash(_("Evening saved."))
-            return redirect(url_for("club_evenings.edit", public_id=public_id, evening_id=evening.id))
-    return edit_page(club, evening, form, 422)
-
-
-@bp.post("/admin/evenings/<int:evening_id>/delete")
-def remove(public_id: str, evening_id: int):
-    club = club_phone.administered(public_id)
-    evening = found(club, evening_id)
-    if TableForm(request.form).validate():
-        try:
-            evenings.delete(club, evening.id)
-        except Refusal as err:
-            flash(translate(err.reason))
-            return redirect(url_for("club_evenings.edit", public_id=public_id, evening_id=evening.id))
-        flash(_("Evening deleted."))
-    return redirect(url_for("club_admin.admin", public_id=public_id, _anchor="planned"))
-
-
-@bp.post("/admin/evenings/<int:evening_id>/present")
-def present(public_id: str, evening_id: int):
-    """One tap at the door: the player is here, or no longer marked so."""
-    club = club_phone.administered(public_id)
-    evening = found(club, evening_id)
-    form = PresentForm(request.form)
-    back = request.form.get("back") == "admin"
-    if form.validate():
-        try:
-            evenings.mark_present(club, evening, form.player.data, form.present.data == "1")
-        except matches.NotFound:
-            flash(_("That player is no longer on the roster."))
-    there = url_for("club_admin.admin", public_id=public_id, _anchor="door") if back else \
-        url_for("club_evenings.edit", public_id=public_id, evening_id=evening.id, _anchor="door")
-    return redirect(there)
-
-
-def door_of(club: Club, evening: Evening | None) -> dict[str, Any] | None:
-    """What the admin page's door list needs: the evening, the roster, who said in and who is marked present."""
-    if evening is None:
-        return None
-    answers = evenings.answers(club, evening)
-    return {"evening": evening, "coming": {p.id for p in answers.coming},
-            "not_coming": {p.id for p in answers.not_coming}, "present": {p.id for p in answers.present}}

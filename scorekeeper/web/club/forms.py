@@ -214,7 +214,7 @@ class AnswerForm(TableForm):
 
 
 class PresentForm(TableForm):
-    """One tap at the door: a player marked present, or no longer."""
+    """One tap at the door: a player marked here (1), or not here (0)."""
 
     shown_fields = frozenset({"player", "present"})
     player = StringField(validators=[InputRequired()])

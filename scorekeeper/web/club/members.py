@@ -94,12 +94,12 @@ def issue(public_id: str):
     form = TableForm(request.form)
     if not form.validate():
         flash(_("The page was open too long; please try again."))
-        return redirect(url_for("club_admin.admin", public_id=public_id, _anchor="members"))
+        return redirect(url_for("club_admin.members_page", public_id=public_id, _anchor="members"))
     try:
         player, key = roster.issue_member_key(club, request.form.get("player"))
     except matches.NotFound:  # the player left the roster since
         flash(_("That player is no longer on the roster."))
-        return redirect(url_for("club_admin.admin", public_id=public_id, _anchor="members"))
+        return redirect(url_for("club_admin.members_page", public_id=public_id, _anchor="members"))
     link = url_for("members.join", public_id=public_id, key=key, _external=True)
     mark_private()
     return render_template("club/member_link.html", club=club, player=player, link=link,
@@ -118,7 +118,7 @@ def keep_guest(public_id: str):
             flash(_("%(name)s is a member of the roster.", name=player.name))
         except matches.NotFound:
             flash(_("That player is no longer on the roster."))
-    return redirect(url_for("club_admin.admin", public_id=public_id, _anchor="members"))
+    return redirect(url_for("club_admin.members_page", public_id=public_id, _anchor="members"))
 
 
 @bp.post("/admin/matches/delete")
@@ -139,4 +139,4 @@ def delete_match(public_id: str):
         else:
             flash(_("Match deleted; the guests it brought left the roster: %(names)s.", names=", ".join(gone))
                   if gone else _("Match deleted."))
-    return redirect(url_for("club_admin.admin", public_id=public_id, _anchor="strangers"))
+    return redirect(url_for("club_admin.members_page", public_id=public_id, _anchor="strangers"))

@@ -47,7 +47,7 @@ bp.register_error_handler(Busy, sheets.busy)
 PAGES = SharedPages()  # club and player pages, per club stamp, drawn once for all workers (see kept)
 BLOCK_BYTES = 2_000_000  # characters of drawn parts each cache below keeps
 ROSTERS: Kept[Hashable, str] = Kept(BLOCK_BYTES, sizeof=len)  # the club page's list of players (roster_block)
-_rosters: Kept[tuple[str, int], list[Member]] = Kept(64)  # (club, version) -> its roster (kept_roster)
+_rosters: Kept[tuple[str, int, str], list[Member]] = Kept(64)  # (club, version, language) -> its roster (kept_roster)
 STANDINGS: Kept[Hashable, str] = Kept(BLOCK_BYTES, sizeof=len)  # each game's standings table, per its marks
 LINES: Kept[Hashable, str] = Kept(BLOCK_BYTES, sizeof=len)  # each match's line in an evening, per its marks
 EVENINGS: Kept[Hashable, str] = Kept(BLOCK_BYTES, sizeof=len)  # the club page's evenings, per their matches' marks
@@ -230,8 +230,9 @@ class Member(NamedTuple):
 
 
 def kept_roster(club: Club) -> list[Member]:
-    """The club's roster by name, kept per club version (every roster change raises it): a result changes none."""
-    return _rosters.fetch((club.public_id, club.version),
+    """The club's roster by name, kept per club version (every roster change raises it) and language (its order):
+    a result changes none."""
+    return _rosters.fetch((club.public_id, club.version, str(get_locale())),
                           lambda: [Member(player.id, player.name) for player in clubs.roster(club)])
 
 
