@@ -284,7 +284,7 @@ def test_the_admin_sets_how_many_agreements_lock_a_match(app: Flask, client: Fla
     from scorekeeper.club import service
 
     club = new_club(client)
-    page = client.get(f"/c/{club}/admin").text
+    page = client.get(f"/c/{club}/admin/settings").text
     assert "Agreements to lock a match" in page and 'value="2"' in page  # offered: 2, though nothing is asked yet
     with app.app_context():
         assert service.find(club).agree_to_lock == 0 and not service.find(club).confirm_hands
@@ -295,7 +295,7 @@ def test_the_admin_sets_how_many_agreements_lock_a_match(app: Flask, client: Fla
     assert saved.status_code == 302
     with app.app_context():
         assert (service.find(club).agree_to_lock, service.find(club).confirm_hands) == (3, True)
-    assert "Now: 3 players' Agreed lock a match." in html.unescape(client.get(f"/c/{club}/admin").text)
+    assert "Now: 3 players' Agreed lock a match." in html.unescape(client.get(f"/c/{club}/admin/settings").text)
     member = app.test_client()
     assert admin_post(member, club, "agreements", "agreement", {"agree_to_lock": "1"}).status_code == 403
 

@@ -55,7 +55,8 @@ def test_two_clients_agree_and_lock_the_match(app: Flask, client: FlaskClient, d
     match = finished_match(client, club)
     read = client.get(f"/api/v1/matches/{match['id']}/agreements")
     check_answer(document, AGREEMENTS, "GET", read)
-    assert read.get_json() == {"asked": 2, "locked": False, "finished": True, "agreed_by": []}
+    assert read.get_json() == {"asked": 2, "locked": False, "finished": True, "agreed_by": [],
+                               "changed_after_agreement": []}
     ann, bob, _cid, _dee = members(client, document, club, match)
     assert agree(client, document, match, ann, 0, PHONE).status_code == 201
     assert agree(client, document, match, ann).status_code == 200  # the same member again: nothing new

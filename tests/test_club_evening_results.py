@@ -81,8 +81,9 @@ def stranger(app: Flask) -> FlaskClient:
 
 
 def admin_form(client: FlaskClient, club: str, action: str, evening: Any):
+    """The admin's Close or Reopen; a close says yes to its question about tables still playing."""
     return client.post(f"/c/{club}/admin/evenings/{evening}/{action}",
-                       data={"csrf_token": csrf_token(client, "/clubs/new")})
+                       data={"csrf_token": csrf_token(client, "/clubs/new"), "playing": "close"})
 
 
 # -- the store ----------------------------------------------------------------------------------------
@@ -160,14 +161,14 @@ def test_places_are_the_seasons_standings_up_to_the_evenings_day(night: Night, a
 
 
 def test_places_from_the_seasons_running_sums_equal_a_count_from_the_start_at_every_cut(night: Night):
-    from scorekeeper.club import evening_results, figures
+    from scorekeeper.club import figures, places
     from scorekeeper.club.engine.standings import standings
 
     for club, _evening in night.store():
         season = figures.finished(club, None)
         kept = season.tallies["kozyol"].standings(club.min_matches)
         for end in range(len(season.played) + 1):  # cuts near the end take the sums less the rest; early ones add
-            made = evening_results._tally_upto(season, "kozyol", end)
+            made = places._tally_upto(season.played, season.tallies["kozyol"], "kozyol", end)
             assert made.standings(club.min_matches) == standings("kozyol", season.played[:end], club.min_matches)
         assert season.tallies["kozyol"].standings(club.min_matches) == kept, "the season's own sums stay as they were"
 

@@ -64,14 +64,19 @@ def json_error(status: int, message: str, fields: dict[str, str] | None = None) 
     return jsonify({"error": {"message": message, "fields": fields or {}}}), status
 
 
-def error_page(status: int, message: str, fields: dict[str, str] | None = None, **links: str | None) -> Response:
+def error_page(status: int, message: str, fields: dict[str, str] | None = None, sent: list[str] | None = None,
+               **links: str | None) -> Response:
     """A page's own refusal: the API's JSON error for a client that asked for JSON, else the error page.
 
-    links are the page's ways on (watch_url, correct_url and correct_text); fields go only in the JSON.
+    links are the page's ways on (watch_url, back_url, correct_url and correct_text); fields go only in the
+    JSON; sent is what the phone typed, in lines (a refused hand), on the page and in the JSON as "yours".
     """
     if wants_json():
-        return make_response(json_error(status, message, fields))
-    return make_response(render_template("error.html", status=status, message=message, **links), status)
+        body, _status = json_error(status, message, fields)
+        if sent is not None:
+            body = jsonify({**body.get_json(), "yours": sent})
+        return make_response(body, status)
+    return make_response(render_template("error.html", status=status, message=message, sent=sent, **links), status)
 
 
 # In the browser a 403 means this phone has no edit key (it cannot send a wrong one).

@@ -5,6 +5,8 @@ history shows; axe-core light and dark on the touched pages."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from helpers.browser import check, member_link
@@ -18,7 +20,7 @@ def test_two_phones_agree_the_match_is_locked_and_the_admin_changes_it_with_a_re
     made = admin.context.request.post("/api/v1/clubs", data={"name": "Les Dimanches"})
     club = made.json()
     admin.goto(club["admin_url"])
-    admin.goto(f"/c/{club['id']}/admin#agreement")
+    admin.goto(f"/c/{club['id']}/admin/settings#agreement")
     settings = admin.locator("#agreement")
     expect(settings.get_by_label("Agreements to lock a match")).to_have_value("2")  # the suggested value
     tap(settings.get_by_role("button", name="Save"))
@@ -27,7 +29,7 @@ def test_two_phones_agree_the_match_is_locked_and_the_admin_changes_it_with_a_re
     exempt: dict[str, list[str]] = {}
     for scheme in ("light", "dark"):
         admin.emulate_media(color_scheme=scheme)
-        admin.goto(f"/c/{club['id']}/admin")
+        admin.goto(f"/c/{club['id']}/admin/settings")
         check(admin, f"admin-agreement-{scheme}", problems, exempt)
 
     started = admin.context.request.post(f"/api/v1/clubs/{club['id']}/matches", data={
@@ -36,7 +38,7 @@ def test_two_phones_agree_the_match_is_locked_and_the_admin_changes_it_with_a_re
     sent = admin.context.request.post(f"/api/v1/matches/{match['id']}/hands", data={"points": [100, 20]},
                                       headers={"Authorization": f"Bearer {match['edit_key']}"})
     assert sent.status == 201, sent.text()
-    admin.goto(f"/c/{club['id']}/admin")  # Ann's member link, made on the admin's roster (loaded again: it has her)
+    admin.goto(f"/c/{club['id']}/admin/members")  # Ann's member link, made on the admin's roster (loaded again: it has her)
     tap(admin.locator("#members").get_by_role("button", name="Member link for Ann"))
     expect(admin.get_by_role("heading", name="Member link of Ann")).to_be_visible()
     for scheme in ("light", "dark"):
@@ -72,7 +74,9 @@ def test_two_phones_agree_the_match_is_locked_and_the_admin_changes_it_with_a_re
     with cid.expect_navigation():  # the outbox hears the refusal, then the form posts itself to show the page
         tap(cid.get_by_role("button", name="Save deal 1"))
     expect(cid.get_by_text(LOCKED).first).to_be_visible()
-    cid.goto(f"/m/{match['id']}")
+    expect(cid.get_by_text("card points: 20 : 100")).to_be_visible()  # what it typed, kept in sight
+    tap(cid.get_by_role("link", name="Back to the match"))
+    cid.wait_for_url(f"**/m/{match['id']}")
     expect(cid.get_by_text(LOCKED)).to_be_visible()
     expect(cid.get_by_role("link", name="Correct deal 1")).to_have_count(0)
     expect(cid.get_by_role("button", name="Undo deal 1")).to_have_count(0)
@@ -95,6 +99,8 @@ def test_two_phones_agree_the_match_is_locked_and_the_admin_changes_it_with_a_re
     tap.type(admin.get_by_label("Card points in the pile"), "20")
     tap(admin.get_by_role("button", name="Save deal 1"))
     admin.wait_for_url(f"**/m/{match['id']}*")
+    expect(admin.get_by_text(re.compile(r"^Changed by the club's organiser on .+, after its players agreed: "
+                                        r"Deal 1 corrected\. Reason: Teams swapped$"))).to_be_visible()
     admin.goto(f"/m/{match['id']}/history")
     expect(admin.get_by_text("Reason: Teams swapped")).to_be_visible()
     for scheme in ("light", "dark"):

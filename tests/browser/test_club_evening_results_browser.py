@@ -1,6 +1,7 @@
 """An evening's results at phone size (390x844, touch): two rounds of Kozyol tables, one still playing; anyone
-with the club link reads them, the admin closes the evening with one tap; axe-core in light and dark mode finds
-nothing serious, targets are thumb-sized and nothing is wider than the phone."""
+with the club link reads them, the admin closes the evening, asked first about the table still playing;
+axe-core in light and dark mode finds nothing serious, targets are thumb-sized and nothing is wider than the
+phone."""
 
 from __future__ import annotations
 
@@ -64,6 +65,9 @@ def test_a_member_reads_the_results_and_the_admin_closes_the_evening(phone, tap,
     admin.goto(f"/c/{club}/evenings/{evening}/results")
     check(admin, "results-admin", problems, exempt)
     tap(admin.get_by_role("button", name="Close the evening"))
+    expect(admin.get_by_role("heading", name="1 match of Friday is still being played.")).to_be_visible()
+    check(admin, "results-close-question", problems, exempt)
+    tap(admin.get_by_role("button", name="Close the evening anyway"))
     expect(admin.get_by_text("Evening closed")).to_be_visible()
     expect(admin.get_by_role("button", name="Reopen the evening")).to_be_visible()
     check(admin, "results-closed", problems, exempt)

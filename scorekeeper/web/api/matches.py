@@ -13,6 +13,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.routing import BaseConverter
 
 from ...club import agreements, results as club_results, service as clubs
+from ...club.amendments import amendments
 from ...games.base import N_, HandState, Replay, Summary
 from ...i18n import translate
 from ...json_values import JsonObject
@@ -20,7 +21,7 @@ from ...match import backup, matches, receipts
 from ...models import ClubPlayer, Match
 from ...refusals import Refusal, refuse
 from .. import compression, rate_limits
-from ..club import members
+from ..club import amendments as amendment_pages, members
 from ..errors import handle_http, json_error, match_or_404, reasons
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -246,7 +247,8 @@ def history(public_id: str):
     return jsonify({"changes": [
         {"number": c.number, "action": c.action, "before": c.before, "after": c.after, "source": c.source,
          # SQLite hands the UTC time back without its zone: say it, as PostgreSQL does.
-         "at": (c.at if c.at.tzinfo else c.at.replace(tzinfo=timezone.utc)).isoformat(timespec="seconds")}
+         "at": (c.at if c.at.tzinfo else c.at.replace(tzinfo=timezone.utc)).isoformat(timespec="seconds"),
+         "reason": c.reason or ""}  # extension: why the club's admin changed a locked match ("" for none)
         for c in changes
     ]})
 
@@ -278,7 +280,8 @@ def agreement_state(match: Match) -> JsonObject:
     """A club match's agreement: how many lock it, who agreed and when, whether it is locked."""
     agreement = agreements.state_of(match)
     return {"asked": agreement.asked, "locked": agreement.locked, "finished": agreement.finished,
-            "agreed_by": [{"seat": one.seat, "name": one.name, "at": utc(one.at)} for one in agreement.agreed]}
+            "agreed_by": [{"seat": one.seat, "name": one.name, "at": utc(one.at)} for one in agreement.agreed],
+            "changed_after_agreement": amendment_pages.state(amendments(match)) if agreement.agreed else []}
 
 
 def utc(at: datetime) -> str:

@@ -370,5 +370,8 @@ SCHEMAS: Schema = {
         "after": nullable(ENTRY) | {"description": "The entry after; null for a hand undone."},
         "source": {"type": "string", "maxLength": 40, "description": "Where the change came from."},
         "at": {"type": "string", "format": "date-time"},
-    }, ("number", "action", "before", "after", "source", "at"))}}, ("changes",)),
+        "reason": {"type": "string", "maxLength": 200, "description": (
+            "Why the club's admin changed a club match its players agreed (locked), as given with the change; "
+            "empty for every other change.")},
+    }, ("number", "action", "before", "after", "source", "at", "reason"))}}, ("changes",)),
 }

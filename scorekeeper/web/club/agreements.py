@@ -24,9 +24,10 @@ from ..api import matches as api_matches
 from ..errors import error_page
 from ..forms import TableForm
 from ..match import phone
-from . import members
+from . import amendments, members
 
 bp = Blueprint("agreements", __name__, url_prefix="/m/<public_id>")
+bp.add_app_template_global(amendments.sentences, "amendment_sentences")  # an evening's results, each agreed match
 
 
 @bp.app_context_processor
@@ -54,25 +55,50 @@ def may_change(match: Match) -> bool:
     return not agreements.is_locked(match) and evening_results.closed_evening_of(match) is None
 
 
+def barred(match: Match) -> agreements.Locked:
+    """Why this match takes no change from the table: its evening is closed, or its players agreed (locked)."""
+    closed = evening_results.closed_evening_of(match)
+    if closed is not None:
+        return evening_results.Closed(evening_results.title_of(closed))
+    return agreements.Locked(agreements.names(agreements.agreements(match)))
+
+
 def refuse_locked(match: Match) -> None:
-    """Answer 403 with the lock's sentence when the match is locked (or its evening closed) and this phone does
-    not run its club."""
+    """Refuse (403, with the lock's sentence) a change to a match that is locked (or of a closed evening), when
+    this phone does not run its club."""
     if not may_change(match):
-        closed = evening_results.closed_evening_of(match)
-        abort(locked(evening_results.Closed(evening_results.title_of(closed)) if closed is not None
-                     else agreements.Locked(agreements.names(agreements.agreements(match)))))
+        raise barred(match)
 
 
 @bp.app_errorhandler(agreements.Locked)
-def locked(err: agreements.Locked) -> Response:
+def locked(err: agreements.Locked, sent: list[str] | None = None, back_url: str | None = None) -> Response:
     """A write to a locked match without the club's admin key: 403, a page or the API's JSON error.
 
+    sent: what the phone typed, in lines, and back_url: the match, for a hand form.
     The edit key was right, so the refusal is not counted as a wrong key; a wrong admin key sent with it
     (the API's Club-Admin-Key) still is, or the lock would let anyone guess the admin key without limit.
     """
     if not request.headers.get(api_matches.ADMIN_KEY_HEADER, "").strip():
         rate_limits.not_a_wrong_key()
-    return error_page(403, translate(err.reason))
+    return error_page(403, translate(err.reason), sent=sent, back_url=back_url)
+
+
+@bp.app_template_global()
+def barred_reason(match: Match) -> str | None:
+    """For a phone that holds the match's edit key but may not change it: why, in one sentence (None otherwise)."""
+    if match.club_id is None or not phone.can_edit(match) or may_change(match):
+        return None
+    return translate(barred(match).reason)
+
+
+@bp.app_template_global()
+def evening_closed_note(match: Match) -> Markup:
+    """At the top of a club match's page when its evening is closed: only the club's admin changes it now."""
+    closed = evening_results.closed_evening_of(match) if match.club_id is not None else None
+    if closed is None:
+        return Markup("")
+    return Markup(render_template("match/_evening_closed.html", sentence=translate(
+        evening_results.Closed(evening_results.title_of(closed)).reason)))
 
 
 def member_of(match: Match) -> ClubPlayer | None:
@@ -133,14 +159,11 @@ def agreement_card(match: Match) -> Markup:
     """The match's agreement and the next seat's OK, under its score sheet (nothing for a casual match)."""
     if match.club_id is None:
         return Markup("")
-    closed = evening_results.closed_evening_of(match)
-    note = Markup(render_template("match/_evening_closed.html", sentence=translate(
-        evening_results.Closed(evening_results.title_of(closed)).reason))) if closed is not None else Markup("")
     played = matches.cached_replay(match)
     agreement = agreements.state_of(match, played)
     unconfirmed = agreements.unconfirmed(match)
     if not agreement.asked and not unconfirmed:
-        return note
+        return Markup("")
     editing = phone.can_edit(match)
     admin = admin_key(match) is not None
     member = member_of(match) if editing else None  # a watcher's page is kept for every watcher: no one's own
@@ -149,8 +172,9 @@ def agreement_card(match: Match) -> Markup:
     first = unconfirmed[0] if unconfirmed else None
     hand = played.hands[first - 1] if first is not None else None
     next_seat = agreements.next_seat(match, hand) if hand else None
-    return note + Markup(render_template(
+    return Markup(render_template(
         "match/_agreement.html", match=match, agreement=agreement, editing=editing, admin=admin, mine=mine,
+        amended=amendments.lines_of(match) if agreement.agreed else [],
         seat=seat, member=member, hand=hand, confirmer=match.players[next_seat] if next_seat is not None else None,
         confirming=hand is not None and seat is not None and seat == next_seat,
         waiting=len(unconfirmed), summary=played.summary(), token_form=TableForm()))

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from ...club import evening_results, evenings, service as clubs
-from ...club.results import stamp
+from ...club.results import stamp, zone_info
 from ...games import GAMES
 from ...i18n import translate
 from ...match import matches
@@ -22,6 +22,7 @@ from ..errors import error_page
 from ..forms import TableForm
 from ..sheets import views as sheets
 from . import pages, phone as club_phone
+from .amendments import when
 
 bp = Blueprint("club_evening_results", __name__, url_prefix="/c/<public_id>")
 bp.register_error_handler(Busy, sheets.busy)
@@ -69,7 +70,8 @@ def results_pdf(public_id: str, evening: str):
         made = evening_results.results(club, chosen)
         return "sheets/evening_results.html", {"club": club, "evening": chosen, "games": GAMES, "today": today,
                                                "results": made, "columns": columns(made),
-                                               "density": density(made)}
+                                               "density": density(made),
+                                               "place_columns": PLACE_COLUMNS.get(density(made), TWO_COLUMNS)}
 
     answer = sheets.printed(f"evening-{club.public_id}", ("evening", *stamp(club), chosen.day.isoformat(), today),
                             sheet)
@@ -91,18 +93,32 @@ def columns(results: evening_results.Results) -> list[list[tuple]]:
     return [column for column in (rows[:half], rows[half:]) if column]
 
 
-DENSE, DENSEST = 80, 160  # printed lines (tables, round heads, places) above which the type gets smaller
+LARGE, DENSE, DENSEST = 40, 80, 160  # printed lines (tables, round heads, places) from which the type gets smaller
+TWO_COLUMNS = 2  # the places' columns side by side on the sheet; more as the type gets smaller
+PLACE_COLUMNS = {"dense": 3, "densest": 4}
 
 
 def density(results: evening_results.Results) -> str:
-    """The sheet's type size by how much it prints, so thirty tables and forty players still fit one page."""
+    """The sheet's type size by how much it prints: a small evening large, thirty tables and forty players still on
+    one page."""
     count = len(results.lines) + len(results.rounds) + sum(len(rows) for rows in results.places.values())
-    return "densest" if count > DENSEST else ("dense" if count > DENSE else "roomy")
+    return "densest" if count > DENSEST else ("dense" if count > DENSE else ("roomy" if count > LARGE else "large"))
+
+
+PLAYING = "playing"  # the close form's answer to its question: "close" while tables are still playing
 
 
 @bp.post("/admin/evenings/<evening>/close")
 def close(public_id: str, evening: str):
-    """The admin closes the evening: its results stay as they are unless the admin changes a match."""
+    """The admin closes the evening: its results stay as they are unless the admin changes a match. With
+    matches still at the table, the page first names them and asks."""
+    club = club_phone.administered(public_id)
+    chosen = found(club, evening)
+    if request.form.get(PLAYING) != "close" and chosen.closed_at is None and TableForm(request.form).validate():
+        playing = evening_results.still_playing(club, chosen)
+        if playing:
+            return render_template("club/evening_close.html", club=club, evening=chosen, playing=playing,
+                                   form=TableForm(), ref=address(chosen), answer=PLAYING)
     return closing(public_id, evening, evening_results.close_evening,
                    _("Evening closed: its matches now change only from the club's admin."))
 
@@ -125,3 +141,13 @@ def closing(public_id: str, ref: str, change, done: str):
         except (Refusal, matches.Conflict) as err:
             flash(translate(err.reason))
     return redirect(url_for("club_evening_results.page", public_id=public_id, evening=address(evening)))
+
+
+@bp.app_template_global()
+def changed_after_close(results: evening_results.Results, club: Club) -> list[str]:
+    """Each match of a closed evening its admin changed since it closed, in words: which table, and when."""
+    zone = zone_info(club.time_zone)
+    return [_("Round %(round)s, table %(table)s, changed on %(when)s.", round=change.round, table=change.line.table,
+              when=when(change.at, zone)) if change.round is not None else
+            _("%(game)s, a match of the day, changed on %(when)s.", game=translate(GAMES[change.line.game].title),
+              when=when(change.at, zone)) for change in results.changed_after]

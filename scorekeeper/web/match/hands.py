@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from ...club import agreements
 from ...games.base import Entry, Replay, at_limit
 from ...i18n import translate
 from ...match import matches, receipts
@@ -17,6 +18,24 @@ from ..games.registry import GAME_PAGES
 from . import outbox, phone
 
 bp = Blueprint("hands", __name__, url_prefix="/m/<public_id>/hands")
+
+
+@bp.errorhandler(agreements.Locked)
+def refused_change(err: agreements.Locked):
+    """A change the match's lock or its closed evening refuses (403): why, what this phone typed, the way back."""
+    public_id = (request.view_args or {}).get("public_id", "")
+    match = matches.find(public_id) if isinstance(public_id, str) else None
+    sent = typed(match) if match is not None else None
+    return agreement_pages.locked(err, sent=sent, back_url=url_for("pages.match", public_id=public_id)
+                                  if match is not None else None)
+
+
+def typed(match: Match) -> list[str] | None:
+    """What a refused hand form held, in lines; None for any other request (an undo, a form opened)."""
+    if request.method != "POST" or request.endpoint not in ("hands.new", "hands.edit"):
+        return None
+    number = (request.view_args or {}).get("number") or request.form.get("number", type=int) or len(match.hands) + 1
+    return outbox.sent_lines(match, number)
 
 
 @bp.errorhandler(receipts.Replayed)

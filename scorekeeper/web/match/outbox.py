@@ -11,7 +11,7 @@ another phone meanwhile (what was recorded there, next to what this phone sent).
 from __future__ import annotations
 
 import secrets
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from flask import Response, current_app, request, url_for
 from flask_babel import gettext as _
@@ -99,6 +99,34 @@ def sent_entry(match: Match, number: int) -> Entry | None:
         return before.play(form.entry())["entry"] if form.validate() else None
     except Refusal:
         return None
+
+
+def sent_lines(match: Match, number: int) -> list[str]:
+    """What the form sends for hand number, in lines as the edit history words them; when it reads as no hand,
+    each field typed in, by its label."""
+    entry = sent_entry(match, number) if 0 < number <= len(match.hands) + 1 else None
+    if entry is not None:
+        return lines(None, entry)
+    game_pages, variant = GAME_PAGES[match.game], request.values.get("variant")
+    if game_pages.choice and variant not in game_pages.choice.every:
+        return []
+    before = matches.stored_replay(match, [hand.entry for hand in match.hands[: max(number - 1, 0)]])
+    form = game_pages.hand_form(before, variant, request.form, None)
+    fields: Any = form  # a WTForms form: its fields, in order
+    return [_("%(field)s: %(value)s", field=field.label.text, value=typed) for field in fields
+            if field.name not in UNSENT and field.label.text and (typed := chosen(field))]
+
+
+def chosen(field: Any) -> str:
+    """A field's value as the form showed it: a choice by its label, anything else as typed ("" for nothing)."""
+    value = field.data
+    if value in (None, "", [], False):
+        return ""
+    for choice in getattr(field, "choices", None) or ():
+        pair = (choice.value, choice.label) if hasattr(choice, "value") else tuple(choice)[:2]
+        if str(pair[0]) == str(value):
+            return str(pair[1])
+    return str(value)
 
 
 class Refused(TypedDict):

@@ -34,6 +34,7 @@ from ...models import Match
 from ...refusals import Refusal, refuse
 from ...render_slots import Busy, RenderSlots, off_the_hub
 from ..club.agreements import agreed_line
+from ..club.amendments import lines_of as amended_lines
 from ..errors import error_page, match_or_404, reasons
 from ..games.pages import GamePages
 from ..games.registry import GAME_PAGES
@@ -69,7 +70,8 @@ def filled(match: Match) -> tuple[str, dict[str, object]]:
     game_pages = GAME_PAGES[match.game]
     return game_pages.template("sheet"), {
         **context(game_pages, match.players, match.options, list(played.hands), played.summary()),
-        "match": match, "named": True, "agreed_line": agreed_line(match), "unconfirmed": unconfirmed(match),
+        "match": match, "named": True, "agreed_line": agreed_line(match), "amended_lines": amended_lines(match),
+        "unconfirmed": unconfirmed(match),
         "back_url": url_for("pages.match", public_id=match.public_id),
         "pdf_url": url_for("sheets.match_pdf", public_id=match.public_id),
     }

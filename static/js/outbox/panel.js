@@ -31,9 +31,12 @@ function choice(panel, item, choices) {
   const says = panel.dataset, box = add(panel, "div", "card choice " + item.state);
   add(box, "p", "", label(item)).style.fontWeight = "700";
   add(box, "p", "", item.message);
-  if (item.state === "taken" && (item.yours.length || item.recorded.length)) {
+  // Taken: what this phone sent beside what was recorded; refused (a lock, a closed evening): what it sent.
+  const shown = item.state === "taken" ? [[says.mine, item.yours || []], [says.recorded, item.recorded || []]]
+    : [[says.mine, item.yours || []]];
+  if (shown.some((side) => side[1].length)) {
     const sides = add(box, "div", "sides");
-    [[says.mine, item.yours], [says.recorded, item.recorded]].forEach((side) => {
+    shown.forEach((side) => {
       const column = add(sides, "div", "side");
       add(column, "h3", "", side[0]);
       const list = add(column, "ul");
