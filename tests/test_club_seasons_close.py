@@ -115,8 +115,8 @@ def test_a_season_closes_from_its_last_day_and_only_once(app: Flask, client: Fla
     now = season_of(client, club, "Autumn")
     with app.app_context():
         with pytest.raises(Refusal) as refused:
-            seasons.close(*found(club, later))
-        assert refused.value.errors[0][0] == "season"
+            seasons.close(*found(club, later))  # before its last day: only when asked
+        assert refused.value.errors[0][0] == "early"
         with pytest.raises(Refusal):
             seasons.reopen(*found(club, now))  # not closed
         seasons.close(*found(club, now))
@@ -133,9 +133,8 @@ def test_the_hall_of_fame_lists_closed_seasons_latest_first(app: Flask, client: 
         seasons.close(*found(club, old))
         seasons.close(*found(club, now))
         hall = seasons.hall_of_fame(service.must_find(club["id"]))
-        assert [(season.id, champions) for season, champions in hall] == [(now, {"kozyol": ["Ann", "Cid"]}),
-                                                                          (old, {})]
-        assert open_one not in [season.id for season, _ in hall]
+        assert [(fame.season.id, fame.champions) for fame in hall] == [(now, {"kozyol": ["Ann", "Cid"]}), (old, {})]
+        assert open_one not in [fame.season.id for fame in hall]
 
 
 # -- the pages ------------------------------------------------------------------------------------------
@@ -145,7 +144,7 @@ def test_the_admin_closes_a_season_and_its_page_shows_the_champions_and_evenings
                                                                                  club: dict[str, Any]):
     match = played(client, club)
     season_id = season_of(client, club)
-    admin = seen(client.get(f"/c/{club['id']}/admin").text)
+    admin = seen(client.get(f"/c/{club['id']}/admin/seasons").text)
     assert "Close the season" in admin and "Close Autumn" in admin
     answer = close(client, club, season_id)
     assert answer.status_code == 302 and answer.headers["Location"].endswith("#season")
@@ -164,11 +163,12 @@ def test_the_admin_closes_a_season_and_its_page_shows_the_champions_and_evenings
     assert "Closed on" not in reopened and "Hall of fame" not in reopened
 
 
-def test_closing_too_early_or_twice_is_refused_on_the_page(client: FlaskClient, club: dict[str, Any]):
+def test_closing_early_unasked_or_twice_is_refused_on_the_page(client: FlaskClient, club: dict[str, Any]):
     later = season_of(client, club, "Winter", ends=today() + timedelta(days=3))
     refused = close(client, club, later)
     assert refused.status_code == 422
-    assert f"A season closes on its last day or later: {(today() + timedelta(days=3)).isoformat()}." in refused.text
+    assert (f"Winter runs until {(today() + timedelta(days=3)).isoformat()}. Closing it today makes today its last "
+            "day: confirm to close it early.") in seen(refused.text)
     now = season_of(client, club, "Autumn")
     assert close(client, club, now).status_code == 302
     assert "This season is already closed." in close(client, club, now).text

@@ -93,8 +93,9 @@ def test_closing_is_refused_early_twice_and_without_the_admin_key(client: FlaskC
     winter = season(client, url, key, "Winter", today() + timedelta(days=1))
     early = client.post(f"{url}/seasons/{winter['id']}/close", headers=key)
     check_answer(document, CLOSE, "POST", early)
-    assert error_of(early, 422)["fields"]["season"] == (
-        f"A season closes on its last day or later: {(today() + timedelta(days=1)).isoformat()}.")
+    assert error_of(early, 422)["fields"]["early"] == (
+        f"Winter runs until {(today() + timedelta(days=1)).isoformat()}. Closing it today makes today its last day: "
+        "confirm to close it early.")
     check_answer(document, CLOSE, "DELETE", client.delete(f"{url}/seasons/{winter['id']}/close", headers=key))
     error_of(client.delete(f"{url}/seasons/{winter['id']}/close", headers=key), 422)
     autumn = season(client, url, key, "Autumn", today())

@@ -5,18 +5,20 @@ An evening is its rounds' matches and the club's other matches of its day. A mat
 (the club's result row): final totals per seat and the seats that won; a match not finished is still at the
 table. Places are those of the season holding the evening's day, counting its matches up to that day.
 Once closed, a match of the evening takes a write only with the club's admin key (``check``, which
-create_app puts before every write to a match), so the results do not move unless the admin changes them.
+create_app puts before every write to a match), and its places are those kept when it closed (places.py),
+so the results do not move unless the admin changes one of its matches (the page then says so).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
+from flask import g, has_app_context
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
 
 from .. import links
 from ..db import db
@@ -24,10 +26,11 @@ from ..games import GAMES
 from ..games.base import N_, Reason
 from ..kept import Kept
 from ..match import matches
-from ..models import Club, ClubResult, Evening, EveningRound, EveningTable, Hand, Match, Season, utcnow
+from ..models import Club, ClubResult, Evening, EveningRound, EveningTable, Hand, HandChange, Match, Season, utcnow
 from ..refusals import refuse
 from . import agreements, evenings, figures, rounds, service
-from .engine.standings import Tally
+from .amendments import Amendment, amendments_among
+from .places import Placed, kept as kept_places, kept_of, placed, places_of
 from .results import club_of, readable, resolver
 
 _closing: Kept[tuple[str, int], bool] = Kept(256)  # (club public id, club version) -> has it closed an evening
@@ -54,6 +57,7 @@ class Line(NamedTuple):
     totals: list[int] | None  # per seat, None while still at the table
     winners: list[str]
     agreed: bool | None  # None: the club asks for no agreement, or the match is not finished
+    amended: tuple[Amendment, ...] = ()  # what its organiser changed after its players agreed, oldest first
 
 
 class RoundLines(NamedTuple):
@@ -62,15 +66,13 @@ class RoundLines(NamedTuple):
     sat_out: list[str]
 
 
-class Placed(NamedTuple):
-    """A player of the evening in one game's season table after it (and before it)."""
+class ChangedAfter(NamedTuple):
+    """A match of a closed evening that the club's admin changed after it closed: its round (None: a match of the
+    day), its line, and the last change."""
 
-    player: int
-    name: str
-    matches: int
-    ranked: bool
-    place: int | None  # None: not ranked yet (fewer matches than the club's minimum)
-    before: int | None  # the place before the evening, None when not ranked then
+    round: int | None
+    line: Line
+    at: datetime
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,8 @@ class Results:
     season: Season | None  # the season holding the day; None: all time
     places: dict[str, list[Placed]]  # per game finished that evening, its players by place after it
     agreement: bool  # whether the club asks its players to agree to a match
+    min_matches: int = 1  # the finished matches a player needed to be placed
+    changed_after: tuple[ChangedAfter, ...] = ()  # closed: the matches the admin changed since
 
     @property
     def closed(self) -> bool:
@@ -91,6 +95,11 @@ class Results:
     @property
     def lines(self) -> list[Line]:
         return [line for made in self.rounds for line in made.tables]
+
+    @property
+    def provisional(self) -> bool:
+        """Whether a place shown is provisional (now or before the evening): the page then says what that means."""
+        return any(row.provisional or row.before_provisional for rows in self.places.values() for row in rows)
 
 
 # -- which evening --------------------------------------------------------------------------------------
@@ -134,9 +143,10 @@ def results(club: Club, evening: Evening) -> Results:
     in_rounds = {match.id for _made, tables in played for _table, match in tables if match is not None}
     others = [match for match in day_matches(club, evening) if match.id not in in_rounds]
     every = [match for _made, tables in played for _table, match in tables if match is not None] + others
-    digests, hands = _digests(club, every), _hands(every)
+    digests, hands = finished_digests(club, every), _hands(every)
     names, now = figures.names(club), resolver(club)
     open_ones = agreements.not_agreed_among(club, every) if club.agree_to_lock else set()
+    amended = amendments_among([match.id for match in every if match.id in digests]) if club.agree_to_lock else {}
 
     def line(number: int | None, game: str, match: Match | None, seats: list[int]) -> Line:
         made = digests.get(match.id) if match is not None else None
@@ -145,7 +155,8 @@ def results(club: Club, evening: Evening) -> Results:
         agreed = None if made is None or not club.agree_to_lock else match.id not in open_ones
         return Line(number, game, match, seated, hands.get(match.id, 0) if match is not None else 0,
                     made is not None, list(made["totals"]) if made else None,
-                    [seated[seat] for seat in made["winners"] if seat < len(seated)] if made else [], agreed)
+                    [seated[seat] for seat in made["winners"] if seat < len(seated)] if made else [], agreed,
+                    tuple(amended.get(match.id, ())) if agreed and match is not None else ())
 
     made_rounds = [RoundLines(made.number, [line(table.number, table.game, match, list(table.seat_ids))
                                             for table, match in tables],
@@ -155,12 +166,42 @@ def results(club: Club, evening: Evening) -> Results:
         made_rounds.append(RoundLines(None, [line(None, match.game, match, list(match.seat_ids or []))
                                              for match in others], []))
     finished = {match.id: digests[match.id] for match in every if match.id in digests}
+    season, least, places = evening_places(club, evening, finished, names, now)
+    return Results(evening, made_rounds, winners_of(finished, every, names, now), season, places,
+                   bool(club.agree_to_lock), least, changed_after(evening, made_rounds))
+
+
+def evening_places(club: Club, evening: Evening, finished: dict[int, Any], names: dict[int, str],
+                   now: dict[int, int]) -> tuple[Season | None, int, dict[str, list[Placed]]]:
+    """The season, the matches needed to be placed and the places: as kept when a closed evening closed (or when
+    the admin last changed one of its matches), else as the season's matches stand now."""
+    kept = kept_of(evening)
+    if kept is not None:
+        season = db.session.get(Season, kept["season"]) if kept["season"] is not None else None
+        return season, kept["min_matches"], placed(kept, names)
     season = rounds.season_holding(club, evening.day)
-    return Results(evening, made_rounds, winners_of(finished, every, names, now), season,
-                   places_of(club, season, evening, finished, names, now), bool(club.agree_to_lock))
+    these = figures.finished(club, season)
+    return season, club.min_matches, places_of(these.played, these.tallies, evening.day, finished, names, now,
+                                               club.min_matches)
 
 
-def _digests(club: Club, played: list[Match]) -> dict[int, Any]:
+def changed_after(evening: Evening, made: list[RoundLines]) -> tuple[ChangedAfter, ...]:
+    """The evening's matches changed since it closed (only the club's admin can), each with its last change."""
+    lines = {line.match.id: (one.number, line) for one in made for line in one.tables if line.match is not None}
+    if evening.closed_at is None or not lines:
+        return ()
+    last = dict(db.session.execute(select(HandChange.match_id, func.max(HandChange.at)).where(
+        HandChange.match_id.in_(lines), HandChange.at > evening.closed_at).group_by(HandChange.match_id)).all())
+    return tuple(ChangedAfter(number, line, _utc(last[match])) for match, (number, line) in lines.items()
+                 if match in last)
+
+
+def _utc(at: datetime) -> datetime:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    return at.replace(tzinfo=timezone.utc) if at.tzinfo is None else at
+
+
+def finished_digests(club: Club, played: list[Match]) -> dict[int, Any]:
     """Match row id -> its digest, for those of these matches that are finished."""
     ids = [match.id for match in played]
     rows = db.session.execute(select(ClubResult.match_id, ClubResult.digest).where(
@@ -196,47 +237,6 @@ def winners_of(finished: dict[int, Any], played: list[Match], names: dict[int, s
     return out
 
 
-def places_of(club: Club, season: Season | None, evening: Evening, finished: dict[int, Any], names: dict[int, str],
-              now: dict[int, int]) -> dict[str, list[Placed]]:
-    """Per game finished that evening, its players' places in the season counting its matches up to the evening's
-    day, beside their places before it."""
-    games = {made["game"] for made in finished.values()}
-    if not games:
-        return {}
-    season_figures = figures.finished(club, season)
-    days = [one.day for one in season_figures.played]  # in day order
-    day_starts, day_ends = bisect_left(days, evening.day), bisect_right(days, evening.day)
-    out: dict[str, list[Placed]] = {}
-    for slug in GAMES:
-        if slug not in games:
-            continue
-        upto = _tally_upto(season_figures, slug, day_ends)
-        then = upto.copy()
-        for one in season_figures.played[day_starts:day_ends]:
-            then.remove(one.digest)
-        players = {now.get(seat, seat) for made in finished.values() if made["game"] == slug for seat in made["seats"]}
-        before = {row.player: row for row in then.standings(club.min_matches)}
-        out[slug] = [Placed(row.player, names.get(row.player, "?"), row.matches, row.ranked, row.place,
-                            before[row.player].place if row.player in before else None)
-                     for row in upto.standings(club.min_matches) if row.player in players]
-    return out
-
-
-def _tally_upto(season: figures.Finished, game: str, end: int) -> Tally:
-    """The game's running sums over the season's first `end` matches: the season's sums less the matches after
-    them when those are fewer (an evening of the last days), else added up from the start."""
-    played = season.played
-    if game in season.tallies and len(played) - end <= end:
-        tally = season.tallies[game].copy()
-        for one in played[end:]:
-            tally.remove(one.digest)
-        return tally
-    tally = Tally(game)
-    for one in played[:end]:
-        tally.add(one.digest)
-    return tally
-
-
 # -- closing ----------------------------------------------------------------------------------------------
 
 
@@ -248,7 +248,10 @@ def close_evening(club: Club, evening: Evening) -> Evening:
         raise refuse("evening", N_("This evening is already closed."))
     if not evenings.played(club, evening):
         raise refuse("evening", N_("An evening can be closed once it has been played."))
+    made = results(club, evening)  # its places as they stand now: kept from here on
+    evening.final = kept_places(made.season.id if made.season is not None else None, made.min_matches, made.places)
     evening.closed_at = utcnow()
+    _touch(playing_in(made))
     if evening.id is None:  # a day of matches: its evening is stored now, unless another phone just did
         db.session.add(evening)
         try:
@@ -267,15 +270,39 @@ def reopen_evening(club: Club, evening: Evening) -> Evening:
         raise matches.NotFound()
     if evening.closed_at is None:
         raise refuse("evening", N_("This evening is not closed."))
-    evening.closed_at = None
+    evening.closed_at, evening.final = None, None
+    _touch(still_playing(club, evening))
     service.bump(club)
     return evening
 
 
+def still_playing(club: Club, evening: Evening) -> list[tuple[int | None, Line]]:
+    """The evening's matches still at the table, each with its round's number (None: a match of the day)."""
+    return playing_in(results(club, evening))
+
+
+def playing_in(made: Results) -> list[tuple[int | None, Line]]:
+    """still_playing() of an evening's results already read."""
+    return [(one.number, line) for one in made.rounds for line in one.tables
+            if not line.finished and line.match is not None]
+
+
+def _touch(playing: list[tuple[int | None, Line]]) -> None:
+    """Raise the version of each match still at the table: its phones, following it, redraw and say why."""
+    for _number, line in playing:
+        if line.match is not None:
+            line.match.updated_at = utcnow()
+    try:
+        db.session.flush()
+    except StaleDataError:  # a table saved a hand at this very moment
+        db.session.rollback()
+        raise matches.Conflict(N_("Someone else changed this club at the same moment; look again and retry.")) \
+            from None
+
+
 def closed_at(evening: Evening) -> datetime | None:
     """When the evening was closed, in UTC (SQLite gives it back without its zone); None while open."""
-    at = evening.closed_at
-    return at.replace(tzinfo=timezone.utc) if at is not None and at.tzinfo is None else at
+    return _utc(evening.closed_at) if evening.closed_at is not None else None
 
 
 def closed_evening_of(match: Match) -> Evening | None:
@@ -306,6 +333,8 @@ def check(match: Match, action: str, authority: matches.Authority) -> None:  # n
     if club is None or not has_closed_evening(club):
         return
     evening = closed_evening_of(match)
+    if has_app_context():  # what the write's listeners ask again (closed_evenings.retake)
+        g.setdefault("closed_evenings", {})[match.id] = evening
     if evening is None:
         return
     if links.key_matches(club.admin_key_hash, authority.key):

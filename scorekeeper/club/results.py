@@ -13,13 +13,13 @@ from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import g, has_app_context
-from sqlalchemy import bindparam, func, select, text
+from sqlalchemy import bindparam, func, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..db import db
 from ..games.base import Replay
 from ..match import matches
-from ..models import Club, ClubPlayer, ClubResult, Evening, Match, Season
+from ..models import Club, ClubPlayer, ClubResult, Evening, EveningRound, EveningTable, Match, Season
 from .engine.digest import Digest, Played, current, digest, stored
 
 UPSERTS = {"sqlite": sqlite.insert, "postgresql": postgresql.insert}
@@ -226,6 +226,23 @@ def finished_results(club: Club, season: Season | None) -> list[tuple[Match, Clu
     query = in_season(select(Match, ClubResult).join(ClubResult, ClubResult.match_id == Match.id)
                       .where(ClubResult.club_id == club.id, ClubResult.digest.is_not(None)), season)
     return [(match, result) for match, result in db.session.execute(query.order_by(ClubResult.day, Match.id))]
+
+
+def pin_to_evenings(club_id: int, match_ids: list[int] | None = None) -> None:
+    """Give the club's matches drawn at a round of a planned evening (these, or all of them) that evening's day.
+
+    A round belongs to the evening it was drawn for, whatever the clock says when its tables start:
+    round 2 confirmed at 00:20 is still Thursday's, and cards printed the day before are the evening's.
+    Not committed: the caller writes the rounds, or moves the club's days, in the same transaction.
+    """
+    drawn_for = select(Evening.day).join(EveningRound, EveningRound.evening_id == Evening.id) \
+        .join(EveningTable, EveningTable.round_id == EveningRound.id) \
+        .where(EveningTable.match_id == ClubResult.match_id).limit(1).scalar_subquery()
+    tabled = select(EveningTable.match_id).where(EveningTable.match_id.is_not(None))
+    pinned = update(ClubResult).where(ClubResult.club_id == club_id, ClubResult.match_id.in_(tabled))
+    if match_ids is not None:
+        pinned = pinned.where(ClubResult.match_id.in_(match_ids))
+    db.session.execute(pinned.values(day=drawn_for).execution_options(synchronize_session=False))
 
 
 def evening_names(club: Club) -> dict[date, str]:

@@ -7,10 +7,9 @@ Reopening drops the snapshot and the season follows its matches again.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from typing import TypedDict, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import select
 
@@ -21,72 +20,11 @@ from ..json_values import JsonObject
 from ..models import Club, Match, Season
 from ..refusals import refuse
 from . import figures as club_figures, service
-from .engine.ratings import Rating
-from .engine.standings import Partnership, Standing
-from .figures import ClubView, GameView
+from .figures import ClubView
+from .season_final import VERSION, Final, FinalEvening, game_view, kept_game
 
-VERSION = 1
-
-
-class StandingRow(TypedDict):
-    """An engine Standing as JSON; a figure that is not a finite number is kept as None."""
-
-    player: int
-    matches: int
-    ranked: bool
-    place: int | None
-    figures: dict[str, float | int | None]
-
-
-class RatingRow(TypedDict):
-    player: int
-    mu: float
-    sigma: float
-    ordinal: float
-    matches: int
-
-
-class PairRow(TypedDict):
-    pair: list[int]
-    matches: int
-    goats: int
-    goats_with_eggs: int
-    deals: int
-    deals_won: int
-
-
-class FinalGame(TypedDict):
-    """One game's table as it stood: the engine's standings, ratings and partnerships as JSON objects."""
-
-    matches: int
-    standings: list[StandingRow]
-    ratings: list[RatingRow]
-    partnerships: list[PairRow]
-
-
-class FinalMatch(TypedDict):
-    """A finished match of an evening: its game, who sat and who won, by name."""
-
-    game: str
-    players: list[str]
-    winners: list[str]
-
-
-class FinalEvening(TypedDict):
-    day: str  # year-month-day
-    name: str | None
-    matches: list[FinalMatch]
-
-
-class Final(TypedDict):
-    """What Season.final holds."""
-
-    version: int
-    closed_on: str  # the club's day when it closed, year-month-day
-    min_matches: int
-    names: dict[str, str]  # club player id (as JSON keys are text) -> name
-    games: dict[str, FinalGame]
-    evenings: list[FinalEvening]  # the latest first
+__all__ = ["VERSION", "Closing", "EveningWinners", "Fame", "champions", "close", "closing", "evening_winners",
+           "final_of", "final_view", "hall_of_fame", "leading", "min_matches", "reopen", "view"]
 
 
 @dataclass(frozen=True)
@@ -105,38 +43,7 @@ class Closing:
     closed_on: date
     champions: dict[str, list[str]]
     evenings: list[EveningWinners]
-
-
-def _number(value: float | int) -> float | int | None:
-    """A figure as JSON keeps it: a number, or None for one that is not finite."""
-    return value if not isinstance(value, float) or math.isfinite(value) else None
-
-
-def _game(view: GameView) -> FinalGame:
-    """One game's figures as the snapshot keeps them."""
-    return {"matches": view.matches,
-            "standings": [{"player": row.player, "matches": row.matches, "ranked": row.ranked, "place": row.place,
-                           "figures": {key: _number(value) for key, value in row.figures.items()}}
-                          for row in view.standings],
-            "ratings": [{"player": row.player, "mu": row.mu, "sigma": row.sigma, "ordinal": row.ordinal,
-                         "matches": row.matches} for row in view.ratings],
-            "partnerships": [{"pair": list(row.pair), "matches": row.matches, "goats": row.goats,
-                              "goats_with_eggs": row.goats_with_eggs, "deals": row.deals, "deals_won": row.deals_won}
-                             for row in view.partnerships]}
-
-
-def _kept_game(kept: FinalGame) -> GameView:
-    """The engine's records again from the snapshot's JSON (a figure kept as None reads as not a number)."""
-    return GameView(
-        matches=kept["matches"],
-        standings=[Standing(row["player"], row["matches"], row["ranked"], row["place"],
-                            {key: math.nan if value is None else value for key, value in row["figures"].items()})
-                   for row in kept["standings"]],
-        ratings=[Rating(row["player"], row["mu"], row["sigma"], row["ordinal"], row["matches"])
-                 for row in kept["ratings"]],
-        partnerships=[Partnership((row["pair"][0], row["pair"][1]), row["matches"], row["goats"],
-                                  row["goats_with_eggs"], row["deals"], row["deals_won"])
-                      for row in kept["partnerships"]])
+    leading: dict[str, list[str]]  # per game nobody was ranked in, who led it on provisional places
 
 
 def _evenings(club: Club, season: Season, names: dict[int, str]) -> list[FinalEvening]:
@@ -157,17 +64,27 @@ def _seated(match: Match, names: dict[int, str]) -> list[str]:
     return [names.get(seat, name) for seat, name in zip(seats, match.players)] if seats else list(match.players)
 
 
-def close(club: Club, season: Season) -> None:
-    """Close the season from its last day on: keep its tables, champions and evenings' winners as they are now."""
+def close(club: Club, season: Season, early: Any = False) -> None:
+    """Close the season: keep its tables, champions and evenings' winners as they are now.
+
+    Before its last day only when asked (early): today then becomes its last day, so a match played after
+    the close never falls in a season whose tables no longer move.
+    """
     if season.closed_at is not None:
         raise refuse("season", N_("This season is already closed."))
+    if not isinstance(early, bool):
+        raise refuse("early", N_("Say yes or no."))
     today = service.today(club)
-    if today < season.ends:
-        raise refuse("season", N_("A season closes on its last day or later: {day}."), day=season.ends.isoformat())
+    if today < season.starts:
+        raise refuse("season", N_("This season has not started yet: change its days instead."))
+    if today < season.ends and not early:
+        raise refuse("early", N_("{name} runs until {day}. Closing it today makes today its last day: confirm to "
+                                 "close it early."), name=season.name, day=season.ends.isoformat())
+    season.ends = min(season.ends, today)
     view = club_figures.view(club, season)
     final: Final = {"version": VERSION, "closed_on": today.isoformat(), "min_matches": club.min_matches,
                     "names": {str(player): name for player, name in view.names.items()},
-                    "games": {slug: _game(game) for slug, game in view.games.items()},
+                    "games": {slug: kept_game(game) for slug, game in view.games.items()},
                     "evenings": _evenings(club, season, view.names)}
     season.final = cast(JsonObject, final)
     season.closed_at = datetime.now(timezone.utc)
@@ -194,7 +111,7 @@ def final_view(season: Season) -> ClubView:
     final = final_of(season)
     if final is None:
         raise ValueError("the season is not closed")
-    games = {slug: _kept_game(final["games"][slug]) for slug in GAMES if slug in final["games"]}  # in GAMES order
+    games = {slug: game_view(slug, final["games"][slug]) for slug in GAMES if slug in final["games"]}  # GAMES order
     names = {int(player): name for player, name in final["names"].items()}
     return ClubView(games, names, sum(game.matches for game in games.values()))
 
@@ -208,6 +125,12 @@ def champions(view: ClubView) -> dict[str, list[str]]:
     """Per game, the ranked players in first place (all of them on a tie), by name."""
     return {slug: [view.names.get(row.player, "?") for row in game.standings if row.ranked and row.place == 1]
             for slug, game in view.games.items()}
+
+
+def leading(view: ClubView) -> dict[str, list[str]]:
+    """Per game in which nobody is ranked yet, the players first on provisional places, by name."""
+    return {slug: [view.names.get(row.player, "?") for row in game.standings if row.provisional == 1]
+            for slug, game in view.games.items() if not any(row.ranked for row in game.standings)}
 
 
 def evening_winners(season: Season) -> list[EveningWinners]:
@@ -234,7 +157,8 @@ def closing(season: Season | None) -> Closing | None:
     final = final_of(season) if season is not None else None
     if season is None or final is None:
         return None
-    return Closing(date.fromisoformat(final["closed_on"]), champions(final_view(season)), evening_winners(season))
+    kept = final_view(season)
+    return Closing(date.fromisoformat(final["closed_on"]), champions(kept), evening_winners(season), leading(kept))
 
 
 def min_matches(club: Club, season: Season | None) -> int:
@@ -243,8 +167,17 @@ def min_matches(club: Club, season: Season | None) -> int:
     return final["min_matches"] if final else club.min_matches
 
 
-def hall_of_fame(club: Club) -> list[tuple[Season, dict[str, list[str]]]]:
+class Fame(NamedTuple):
+    """A closed season of the hall of fame: its champions per game, and who led a game nobody was ranked in."""
+
+    season: Season
+    champions: dict[str, list[str]]
+    leading: dict[str, list[str]]
+
+
+def hall_of_fame(club: Club) -> list[Fame]:
     """The club's closed seasons, the latest first, each with its champions per game."""
     closed = db.session.scalars(select(Season).where(Season.club_id == club.id, Season.closed_at.is_not(None))
                                 .order_by(Season.ends.desc(), Season.starts.desc(), Season.id.desc()))
-    return [(season, champions(final_view(season))) for season in closed if final_of(season) is not None]
+    kept = [(season, final_view(season)) for season in closed if final_of(season) is not None]
+    return [Fame(season, champions(view), leading(view)) for season, view in kept]

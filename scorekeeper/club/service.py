@@ -38,8 +38,8 @@ from .roster import (
     unmerge,
 )
 
-__all__ = ["ClubView", "GameView", "add_player", "add_season", "create", "evenings", "find", "head_to_head",
-           "key_matches", "matches_played", "merge_players", "merged", "must_find", "name_evening", "played",
+__all__ = ["ClubView", "GameView", "add_player", "add_season", "change_season", "create", "evenings", "find",
+           "head_to_head", "key_matches", "matches_played", "merge_players", "merged", "must_find", "name_evening", "played",
            "player_view", "remove_player", "rename_player", "rotate_key", "roster", "season_of", "seasons", "set_rules",
            "start_match", "today", "unmerge", "view", "winners_among"]
 
@@ -175,7 +175,7 @@ def bump(club: Club) -> None:
     db.session.refresh(club)
 
 
-KEEP = object()  # set_rules: leave the time zone as it is
+KEEP: Any = object()  # set_rules, change_season: leave this part as it is
 
 
 def set_rules(club: Club, min_matches: Any, house_rules: Any, time_zone: Any = KEEP) -> None:
@@ -233,6 +233,7 @@ def _move_to(club: Club, zone: str | None) -> None:
         moved.setdefault(day, set()).add(days[match])
     if days:  # by primary key, in one statement per batch of rows
         db.session.execute(update(ClubResult), [{"match_id": match, "day": day} for match, day in days.items()])
+        club_results.pin_to_evenings(club.id)  # a round's matches stay on the evening they were drawn for
     named = list(db.session.scalars(select(Evening).where(Evening.club_id == club.id)))
     taken = {evening.day for evening in named}  # a day named before stays its own name's, so no two collide
     for evening in named:
@@ -263,6 +264,23 @@ def add_season(club: Club, name: Any, starts: Any, ends: Any) -> Season:
     if season.ends < season.starts:
         raise refuse("ends", N_("A season ends on or after the day it starts."))
     db.session.add(season)
+    bump(club)
+    return season
+
+
+def change_season(club: Club, season: Season, name: Any = KEEP, starts: Any = KEEP, ends: Any = KEEP) -> Season:
+    """Rename a season or change its days (each part given; the others kept), all checked before anything changes.
+
+    A closed season keeps its days: its tables were kept for them (reopen it first)."""
+    called = season.name if name is KEEP else title(name, "name")
+    first = season.starts if starts is KEEP else as_day(starts, "starts")
+    last = season.ends if ends is KEEP else as_day(ends, "ends")
+    if season.closed_at is not None and (first, last) != (season.starts, season.ends):
+        raise refuse("starts" if first != season.starts else "ends",
+                     N_("This season is closed: reopen it to change its days."))
+    if last < first:
+        raise refuse("ends", N_("A season ends on or after the day it starts."))
+    season.name, season.starts, season.ends = called, first, last
     bump(club)
     return season
 

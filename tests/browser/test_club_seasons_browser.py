@@ -31,6 +31,7 @@ def test_the_admin_closes_a_season_and_the_club_keeps_its_champions(phone, tap, 
     match = api(admin, "POST", f"/clubs/{club['id']}/matches", {"game": "kozyol", "players": FOUR, "options": QUICK})
     api(admin, "POST", f"/matches/{match['id']}/hands", TEAM_1_LOSES, match["edit_key"])
     admin.goto(club["admin_url"])
+    admin.goto(f"/c/{club['id']}/admin/seasons")
     problems: dict[str, list[str]] = {}
     exempt: dict[str, list[str]] = {}
     check(admin, "admin-open-season", problems, exempt)

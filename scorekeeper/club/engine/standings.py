@@ -2,11 +2,12 @@
 
 Barbu by average final score per match, then total; Kozyol by fewest goats per match, then most
 deals won, with the partnerships beside; Hearts by wins, then average finishing place. Players with
-fewer matches than the club's minimum are listed unranked at the end.
+fewer matches than the club's minimum are listed unranked at the end, each with a provisional place.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import cast
 
@@ -15,18 +16,20 @@ from .kozyol import KozyolDigest, deals_won, team_of
 from .registry import FIGURES
 
 __all__ = ["RANKING", "PairTally", "Partnership", "Ranking", "Standing", "Tally", "deals_won", "of_game",
-           "partnerships", "standings", "team_of"]
+           "partnerships", "provisional_places", "standings", "team_of"]
 
 
 @dataclass(frozen=True)
 class Standing:
-    """One player's line of a season table: place None when not ranked (too few matches)."""
+    """One player's line of a season table: place None when not ranked (too few matches); a player not ranked
+    yet has a provisional place instead, where their figures so far put them among every player of the table."""
 
     player: int
     matches: int
     ranked: bool
     place: int | None
     figures: Figures
+    provisional: int | None = None  # None once ranked
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ class Tally:
         figures = {player: ranking.figures(self.sums[player], matches[player]) for player in matches}
         keys = {player: ranking.key(figures[player]) for player in matches}
         order = sorted(matches, key=lambda player: (matches[player] < min_matches, keys[player], player))
+        among_all = provisional_places(keys)
         table: list[Standing] = []
         for player in order:
             ranked = matches[player] >= min_matches
@@ -97,8 +101,19 @@ class Tally:
             if ranked:
                 tied = bool(table) and keys[table[-1].player] == keys[player]
                 place = table[-1].place if tied else len(table) + 1
-            table.append(Standing(player, matches[player], ranked, place, figures[player]))
+            table.append(Standing(player, matches[player], ranked, place, figures[player],
+                                  None if ranked else among_all[player]))
         return table
+
+
+def provisional_places(keys: dict[int, tuple[float, ...]]) -> dict[int, int]:
+    """Each player's place by their key among all of them, the smallest key first and a tie sharing its place.
+
+    >>> provisional_places({7: (0.5, 1.0), 8: (0.25, 3.0), 9: (0.5, 1.0), 10: (0.75, 0.0)})
+    {7: 2, 8: 1, 9: 2, 10: 4}
+    """
+    ordered = sorted(keys.values())
+    return {player: bisect_left(ordered, key) + 1 for player, key in keys.items()}
 
 
 def standings(game: str, played: list[Played], min_matches: int = 1) -> list[Standing]:

@@ -10,9 +10,10 @@ from flask import Blueprint, jsonify, url_for
 from flask_babel import gettext as _
 
 from ...club import evening_results, service as clubs
-from ...club.evening_results import Line, Placed, Results
+from ...club.evening_results import ChangedAfter, Line, Placed, Results
 from ...match import matches
 from ...refusals import Refusal
+from ..club import amendments as amendment_pages
 from ..errors import json_error
 from .clubs import authorize, season_state
 from .matches import conflict, invalid
@@ -31,13 +32,23 @@ def line_state(line: Line) -> dict[str, object]:
     match = line.match
     return {"table": line.table, "game": line.game, "players": line.names, "hands": line.hands,
             "finished": line.finished, "totals": line.totals, "winners": line.winners, "agreed": line.agreed,
+            "changed_after_agreement": amendment_pages.state(line.amended),
             "match": None if match is None else {"id": match.public_id,
                                                  "url": url_for("pages.match", public_id=match.public_id)}}
 
 
 def placed_state(row: Placed) -> dict[str, object]:
     return {"player": row.player, "name": row.name, "matches": row.matches, "ranked": row.ranked,
-            "place": row.place, "before": row.before}
+            "place": row.place, "before": row.before, "provisional": row.provisional,
+            "before_provisional": row.before_provisional}
+
+
+def changed_state(change: ChangedAfter) -> dict[str, object]:
+    """A match of a closed evening the club's admin changed since it closed."""
+    match = change.line.match
+    return {"round": change.round, "table": change.line.table, "game": change.line.game,
+            "match": {"id": match.public_id, "url": url_for("pages.match", public_id=match.public_id)}
+            if match is not None else None, "at": change.at.isoformat(timespec="seconds")}
 
 
 def results_state(club_id: str, made: Results) -> dict[str, object]:
@@ -54,6 +65,8 @@ def results_state(club_id: str, made: Results) -> dict[str, object]:
                    for one in made.rounds],
         "winners": made.winners,
         "places": {slug: [placed_state(row) for row in rows] for slug, rows in made.places.items()},
+        "min_matches": made.min_matches,
+        "changed_after_close": [changed_state(change) for change in made.changed_after],
     }
 
 
