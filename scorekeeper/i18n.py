@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from flask import Flask, request, session
+from flask import Flask, has_request_context, request, session
 from flask_babel import Babel, get_locale, gettext
 
+from . import collation
 from .config import ROOT
 from .games import Reason
 
@@ -40,10 +43,30 @@ def translate(reason: Reason | str) -> str:
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals.update(translate=translate, languages=LANGUAGE_NAMES, current_language=current_language)
+    app.jinja_env.filters.update(by_name=by_name, ties_by_name=ties_by_name)
 
 
 def current_language() -> str:
-    return str(get_locale() or LANGUAGES[0])
+    """The language of this request; English outside one (a command, a worker's own job)."""
+    return str(get_locale() or LANGUAGES[0]) if has_request_context() else LANGUAGES[0]
+
+
+def by_name(names: Iterable[str]) -> list[str]:
+    """Names in the order of the request's language ("Sitting out: Éloïse, Maximilian")."""
+    return collation.by_name(names, current_language())
+
+
+def ties_by_name(rows: Iterable[Any], names: Mapping[int, str] | None = None) -> list[Any]:
+    """Standings rows (with .player and .place, or .name) as shown: players sharing a place, or a provisional place
+    while they are not yet ranked, by name."""
+    def name(row: Any) -> str:
+        return names.get(row.player, "?") if names is not None else str(row.name)
+
+    def place(row: Any) -> tuple[bool, int] | None:
+        shown = row.place if row.ranked else getattr(row, "provisional", None)
+        return None if shown is None else (row.ranked, shown)
+
+    return collation.ties_by_name(rows, current_language(), name, place)
 
 
 def compile_catalogs(folder: Path = CATALOGS) -> list[Path]:

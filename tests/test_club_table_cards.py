@@ -1,5 +1,6 @@
-"""Table cards: one PDF per round of a club evening, an A5 card per table (round, table, seats in order, teams,
-who plays first, the QR code of its edit link) and its game's blank sheet with the names; for the admin only."""
+"""Table cards: one PDF per round of a club evening, all on A4: an A5 card per table (round, table, seats in order,
+teams, who plays first, the QR code of its edit link), two to a sheet of paper with a line to cut along, then each of
+the two tables' blank sheets with the names; for the admin only."""
 
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ from flask.testing import FlaskClient
 from helpers.api import bearer
 from helpers.clubs import admin_post, new_club
 from helpers.i18n import translated
-from helpers.pdf import info, pages, save, squeezed, text
+from helpers.pdf import pages, save, squeezed, text
 
 TWELVE = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou"]
 GAMES = ["kozyol", "kozyol", "barbu"]
-A5 = (419.53, 595.28)  # points, portrait
+A4 = (595.28, 841.89)  # points, either way round
 
 
 class Night:
@@ -67,8 +68,10 @@ def blank_pages(client: FlaskClient, tmp_path: Path, game: str, names: list[str]
     return pages(save(tmp_path, answer.data, f"blank-{game}.pdf"))
 
 
-def page_text(path: Path, page: int) -> str:
-    return subprocess.run(["pdftotext", "-layout", "-f", str(page), "-l", str(page), str(path), "-"], check=True,
+def page_text(path: Path, page: int, half: int | None = None) -> str:
+    """A page's text; half 0 or 1: only the left or the right half of a landscape page (one card of the two)."""
+    crop = [] if half is None else ["-x", str(421 * half), "-y", "0", "-W", "421", "-H", "596"]
+    return subprocess.run(["pdftotext", "-layout", "-f", str(page), "-l", str(page), *crop, str(path), "-"], check=True,
                           capture_output=True, text=True, timeout=60).stdout
 
 
@@ -92,34 +95,40 @@ def scanned(path: Path, page: int, tmp_path: Path) -> list[str]:
 # -- the document --------------------------------------------------------------------------------------
 
 
-def test_each_table_gets_an_a5_card_then_its_blank_sheet_with_the_names(night: Night, tmp_path: Path):
+def test_two_a5_cards_to_an_a4_sheet_then_each_tables_blank_sheet_all_on_a4(night: Night, tmp_path: Path):
     answer = night.client.get(night.url())
     assert answer.status_code == 200 and answer.mimetype == "application/pdf"
     path = save(tmp_path, answer.data)
     sheets = [blank_pages(night.client, tmp_path, game, names) for game, names in night.tables]
-    assert pages(path) == len(night.tables) + sum(sheets)
-    assert all(abs(got - want) < 1 for got, want in zip(page_size(path, 1), A5))
-    assert "A5" not in info(path).get("Page size", "")  # the document's first page is the card, not a sheet
+    pairs = [list(range(start, min(start + 2, len(night.tables)))) for start in range(0, len(night.tables), 2)]
+    assert pages(path) == len(pairs) + sum(sheets)
+    for number in range(1, pages(path) + 1):  # one paper size for the whole document: A4, either way round
+        assert all(abs(got - want) < 1 for got, want in zip(sorted(page_size(path, number)), A4)), number
     page = 1
-    for number, ((game, names), sheet_pages) in enumerate(zip(night.tables, sheets), 1):
-        card = page_text(path, page)
-        assert "Round 1" in card and f"Table {number}" in card, card
-        assert "Les Dimanches" in card and "Soirée d'hiver" in card
-        assert ("Kozyol" if game == "kozyol" else "Barbu") in card
-        seats = [re.search(rf"\b{name}\b", card).start() for name in names]
-        assert seats == sorted(seats), (names, card)  # in seat order
-        if game == "kozyol":
-            assert f"Team 1: {names[0]} & {names[2]}" in card and f"Team 2: {names[1]} & {names[3]}" in card
-            assert f"{names[0]} deals first" in card
-        else:
-            assert "Team 1" not in card and f"{names[0]} declares first" in card
-        assert "Scan to enter hands" in card and night.links[number] in squeezed(card)
+    for pair in pairs:
+        assert page_size(path, page)[0] > page_size(path, page)[1]  # the cards' sheet lies landscape: two A5 side by side
+        for half, index in enumerate(pair):
+            number, (game, names) = index + 1, night.tables[index]
+            card = page_text(path, page, half)
+            assert "Round 1" in card and f"Table {number}" in card, card
+            assert "Les Dimanches" in card and "Soirée d'hiver" in card
+            assert ("Kozyol" if game == "kozyol" else "Barbu") in card
+            seats = [re.search(rf"\b{name}\b", card).start() for name in names]
+            assert seats == sorted(seats), (names, card)  # in seat order
+            if game == "kozyol":
+                assert f"Team 1: {names[0]} & {names[2]}" in card and f"Team 2: {names[1]} & {names[3]}" in card
+                assert f"{names[0]} deals first" in card
+            else:
+                assert "Team 1" not in card and f"{names[0]} declares first" in card
+            assert "Scan to enter hands" in card and night.links[number] in squeezed(card)
         if shutil.which("zbarimg"):
-            assert scanned(path, page, tmp_path) == [night.links[number]]
-        sheet = page_text(path, page + 1)
-        assert all(name in sheet for name in names) and "Round 1" not in sheet
-        assert abs(page_size(path, page + 1)[0] - A5[0]) > 1  # the sheet's own paper
-        page += 1 + sheet_pages
+            assert sorted(scanned(path, page, tmp_path)) == sorted(night.links[index + 1] for index in pair)
+        page += 1
+        for index in pair:
+            game, names = night.tables[index]
+            sheet = page_text(path, page)
+            assert all(name in sheet for name in names) and "Round 1" not in sheet
+            page += sheets[index]
     assert page == pages(path) + 1
 
 

@@ -21,7 +21,7 @@ def test_a_hand_recorded_or_undone_lists_what_it_held(app):
         assert lines(None, entry) == ["card points: 75 : 45", "tricks: – : 3", "last trick: Bob"]
         assert lines(entry, None) == lines(None, entry)
     with app.test_request_context(headers={"Accept-Language": "fr"}):
-        assert lines(None, {"contract": "trumps"}) == ["contrat : Atout"]
+        assert lines(None, {"contract": "trumps"}) == ["contrat\u00a0: Atout"]
 
 
 def test_phones_are_named_as_this_phone_reads_them(app):

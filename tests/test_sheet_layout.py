@@ -6,16 +6,13 @@ Read back with poppler: pdftotext -bbox gives each word's box, -layout the lines
 
 from __future__ import annotations
 
-import html
 import logging
 import re
 import shutil
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-from helpers.pdf import pages, poppler, save, squeezed
+from helpers.pdf import Word, pages, poppler, save, squeezed, words
 from scorekeeper import pdf
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
@@ -26,23 +23,6 @@ LETTERS = "ABCDEFGHIJK"
 # Eleven names of 40 characters, each of its own letter: with a space, or one long word of capitals.
 LONG = [f"{c}{c.lower() * 19} {c}{c.lower() * 18}" if i % 2 else c * 40 for i, c in enumerate(LETTERS)]
 TEAM = {"en": "Team", "fr": "Équipe", "ru": "Команда"}
-
-
-@dataclass
-class Word:
-    text: str
-    x0: float
-    y0: float
-    x1: float
-    y1: float
-
-
-def words(path: Path) -> tuple[float, list[Word]]:
-    """The page width and every word on the first page, with its box (points from the top left)."""
-    out = poppler("pdftotext", "-bbox", "-f", "1", "-l", "1", str(path), "-")
-    width = float(re.search(r'<page width="([\d.]+)"', out)[1])
-    found = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', out)
-    return width, [Word(html.unescape(text), float(a), float(b), float(c), float(d)) for a, b, c, d, text in found]
 
 
 def on_the_paper(width: float, found: list[Word]) -> None:

@@ -123,7 +123,8 @@ def test_kozyol_every_deal_points_defeat_points_and_tally(client, tmp_path, seed
         points, defeat, tally = hand["entry"]["points"], hand["defeat_points"], hand["totals"]
         expected = [hand["number"], *points]
         if hand["loser"] is not None:
-            expected += [defeat[hand["loser"]]] + ([hand["multiplier"]] if hand["multiplier"] > 1 else [])
+            lost, times = defeat[hand["loser"]], hand["multiplier"]
+            expected += [lost] + ([lost // times, times] if times > 1 else [])  # "4=2×2": the sum, never "4 ×2"
         assert numbers(line) == [*expected, *tally], line
         assert ("eggs" in line) is hand["eggs"], line
         assert ("no trick" in line) is (0 in (hand["entry"].get("tricks") or [])), line

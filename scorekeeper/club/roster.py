@@ -16,8 +16,10 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from .. import links
+from ..collation import name_key
 from ..db import db
 from ..games.base import N_, parse_players, same_name
+from ..i18n import current_language
 from ..match import matches
 from ..models import Club, ClubPlayer, Match
 from ..refusals import Refusal, refuse
@@ -37,10 +39,11 @@ def name_of(raw: Any, field: str = "name") -> str:
 
 
 def roster(club: Club) -> list[ClubPlayer]:
-    """The club's live players (not merged away), by name."""
+    """The club's live players (not merged away), by name in the reader's language (collation.name_key)."""
     players = db.session.scalars(select(ClubPlayer).where(ClubPlayer.club_id == club.id,
                                                          ClubPlayer.merged_into.is_(None)))
-    return sorted(players, key=lambda player: (same_name(player.name), player.id))
+    language = current_language()
+    return sorted(players, key=lambda player: (name_key(player.name, language), player.id))
 
 
 def row_id(raw: Any) -> int | None:

@@ -35,6 +35,23 @@ function scrollHints() {
   });
 }
 
+// A name that is never cut (data-fit: Kozyol's seats and teams) takes smaller type while a word of it is still wider
+// than its box: style.css sizes it for the fonts most phones have, and a phone's own may be wider. How small it may
+// get and by how much at a time are the style sheet's (--fit-least, --fit-step on [data-fit]).
+function fitNames() {
+  document.querySelectorAll("[data-fit]").forEach((box) => {
+    box.style.removeProperty("font-size");
+    const style = getComputedStyle(box), least = parseFloat(style.getPropertyValue("--fit-least"));
+    const step = parseFloat(style.getPropertyValue("--fit-step"));
+    let size = parseFloat(style.fontSize);
+    while (box.scrollWidth > box.clientWidth + 1 && size - step >= least) {
+      size -= step;
+      box.style.fontSize = `${size}px`;
+    }
+  });
+}
+const refit = () => requestAnimationFrame(fitNames);  // after the scripts that change a name have run
+
 const worker = document.querySelector("script[data-worker]");
 
 document.documentElement.classList.add("js");
@@ -45,5 +62,9 @@ document.addEventListener("DOMContentLoaded", localTimes);
 document.addEventListener("DOMContentLoaded", scrollHints);
 document.addEventListener("scorekeeper:updated", scrollHints);
 window.addEventListener("resize", scrollHints);
+document.addEventListener("DOMContentLoaded", fitNames);
+for (const event of ["scorekeeper:updated", "input", "change", "click"]) { document.addEventListener(event, refit); }
+window.addEventListener("resize", refit);
+if (document.fonts) { document.fonts.ready.then(refit); }
 outbox.start(document.getElementById("outbox"));
 installable.start(worker && worker.dataset.worker);

@@ -5,28 +5,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from helpers.browser import made, serious
+from helpers.browser import BROKEN, made, serious
 from helpers.matches import barbu_entry
 
 LONG = ["Bartholomew", "Dee", "Cid", "Maximiliana Ekaterina"]
-# Names split across two lines inside a word: each word of each element is measured as it is drawn.
-BROKEN = """selector => {
-  const broken = [];
-  document.querySelectorAll(selector).forEach((el) => {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node.textContent;
-      for (const match of text.matchAll(/[^\\s·,:&]+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
-        if (lines.size > 1) { broken.push(match[0]); }
-      }
-    }
-  });
-  return broken;
-}"""
 NAMES = (".totals .name, .roles dd, .owed, .sheet thead th, .sheet .block th, #saved, .running-totals, "
          ".doubler .who, .cell legend, .chips legend, .stepper label")
 

@@ -51,6 +51,26 @@ UNCOVERED = """el => {
   return hit !== null && (hit === el || el.contains(hit));
 }"""
 
+# Names split across two lines inside a word: each word of each element is measured as it is drawn (a hyphen
+# ends a word: a line may break after it).
+BROKEN = """selector => {
+  const broken = [];
+  document.querySelectorAll(selector).forEach((el) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent;
+      for (const match of text.matchAll(/[^\\s·,:&-]+-?/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+        if (lines.size > 1) { broken.push(match[0]); }
+      }
+    }
+  });
+  return broken;
+}"""
+
 
 def uncovered(page: Any, locator: Any) -> None:
     """Scroll the element to the middle of the screen (as a reader would), then check nothing covers it."""

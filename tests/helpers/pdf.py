@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,3 +56,20 @@ def sheet_pdf(client: FlaskClient, match: dict[str, Any]) -> bytes:
     assert answer.status_code == 200, answer.text[:300]
     assert answer.mimetype == "application/pdf"
     return answer.data
+
+
+@dataclass
+class Word:
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def words(path: Path) -> tuple[float, list[Word]]:
+    """The page width and every word on the first page, with its box (points from the top left)."""
+    out = poppler("pdftotext", "-bbox", "-f", "1", "-l", "1", str(path), "-")
+    width = float(re.search(r'<page width="([\d.]+)"', out)[1])
+    found = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', out)
+    return width, [Word(html.unescape(text), float(a), float(b), float(c), float(d)) for a, b, c, d, text in found]

@@ -1,4 +1,5 @@
-"""Table cards: one PDF per round of a club evening, an A5 card per table followed by its blank score sheet.
+"""Table cards: one PDF per round of a club evening, all on A4: an A5 card per table, two to a sheet of paper with a
+line to cut along, each pair followed by the two tables' blank score sheets.
 
 A card gives the round and the table, the seats in order (the teams, for a game played in teams), who
 deals or declares first, and a QR code of the table's edit link, with the link printed under it. The
@@ -44,6 +45,7 @@ bp.register_error_handler(Busy, sheets.busy)
 FIRST = {"first_declarer": N_("%(name)s declares first"), "first_dealer": N_("%(name)s deals first")}
 NO_EVENING = N_("There is no such club or evening.")
 NO_ROUND = N_("This evening has no round of that number: its table cards are printed once a round is confirmed.")
+CARDS_PER_SHEET = 2  # two A5 cards side by side on each landscape A4 sheet, a cut line between them
 
 
 class Card(NamedTuple):
@@ -122,7 +124,8 @@ def document(club: Club, evening: Evening, made: EveningRound,
              tables: list[tuple[EveningTable, Match | None]]) -> tuple[str, dict[str, object]]:
     """Template and context of the round's cards: a card per table, each followed by its sheet."""
     cards = [card_of(state) for state in rounds.table_states(club, tables)]
-    return "sheets/table_cards.html", {"club": club, "evening": evening, "round": made, "cards": cards}
+    return "sheets/table_cards.html", {"club": club, "evening": evening, "round": made, "cards": cards,
+                                       "per_sheet": CARDS_PER_SHEET}
 
 
 def printed(club: Club, evening: Evening, raw: str | None) -> Response:

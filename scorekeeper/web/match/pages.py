@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import get_locale, gettext as _
 
@@ -21,6 +23,7 @@ from ..games.pages import template as game_template
 from ..games.registry import GAME_PAGES, RULES
 from ..page_cache import SharedPages, kept_address
 from ..redirects import local_path
+from ..sheets.lines import width
 from . import phone
 
 bp = Blueprint("pages", __name__)
@@ -35,6 +38,25 @@ bp.add_app_template_global(game_template, "game_template")  # {% include game_te
 def initials(name: str) -> str:
     """The first letters of a name, to mark whom a player doubled."""
     return name[:INITIALS]
+
+
+# The longest words a name's box is sized for (static/style.css .fit-N): its type shrinks to fit the one it gets.
+WORD_FITS = (12, 14, 16, 18, 20, 23, 26, 30, 35, 40)
+
+
+@bp.app_template_filter("fit_class")
+def fit_class(name: str) -> str:
+    """The class that sizes a name's box for its longest word, with its leading space to follow the box's others;
+    "" for words that fit as they are (up to 11 letters). A name breaks between its words and after its hyphens,
+    never inside a word; a wide letter counts twice.
+
+    >>> fit_class("Ann & Bob"), fit_class("Fyodor Dostoyevsky-Karamazov"), fit_class("Константинопольская и Bob")
+    ('', ' fit-12', ' fit-20')
+    """
+    longest = max((width(word) for word in re.split(r"\s+|(?<=-)", name)), default=0)
+    if longest < WORD_FITS[0]:
+        return ""
+    return f" fit-{next((fit for fit in WORD_FITS if fit >= longest), WORD_FITS[-1])}"
 
 
 @bp.app_context_processor

@@ -1,9 +1,9 @@
 """Kozyol's printed sheet: a row per deal, the teams' card points, defeat points and tally, then the goat.
 
 A filled sheet prints each row as lines of fixed-width fields (``sheet_lines``): on the left the
-deal's number and its dealer (cut at the column's edge, as on paper), then the trump suit, each
+deal's number and its dealer (the column as wide as the longest name, the type smaller), then the trump suit, each
 team's card points ("no trick" beside a team that took none), the defeat points of the team that
-lost the deal (bold, with the doubling after eggs), each team's tally, and the notes, which end
+lost the deal (bold, after eggs with the sum they come from), each team's tally, and the notes, which end
 the line. Rows go in blocks of a few, one table row each. Every number is the engine's own. A
 blank sheet is a table of empty cells to write in.
 """
@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from ...games import kozyol
 from ...games.kozyol import KozyolHand, KozyolSummary
-from .lines import Block, fit, in_blocks, isolated, line, marked, number
+from .lines import Block, fit, in_blocks, isolated, line, marked, number, width
 
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 TICK_BOXES_UP_TO = 30  # a target up to this many defeat points gets a box per point to tick on paper
@@ -30,10 +30,13 @@ LEGEND = {
     "no_trick": kozyol.DEFEAT["no_trick"], "eggs": kozyol.EGGS,
 }
 # Columns of a line's fields: the deal's number and dealer; then the trump suit, each team's card
-# points (and "no trick"), defeat points (and "×2") and tally; the notes take the rest.
+# points (and "no trick"), defeat points (and "=2×2" after eggs) and tally; the notes take the rest.
 # static/sheet.css sizes the header's columns to match (LEAD, then each field + 1 ch).
 NUMBER, DEALER = 3, 14
 LEAD = NUMBER + 1 + DEALER
+# The dealer column's widths: the narrowest that holds every name whole is printed, the whole grid in smaller type
+# the wider it is (static/sheet.css: .kozyol-lines.dealer-N).
+DEALER_WIDTHS = (DEALER, 20, 26, 33, 40)
 SUIT, POINTS, DEFEAT, TALLY = 7, 14, 6, 5
 BLOCK = 5  # rows per table row
 
@@ -44,10 +47,11 @@ def points(hand: KozyolHand, team: int) -> str:
 
 
 def defeat(hand: KozyolHand, team: int) -> Markup:
-    """The defeat points of the team that lost the deal, bold, and the doubling after eggs."""
+    """The defeat points of the team that lost the deal, bold, and after eggs the sum they come from ("4=2×2")."""
     if hand["loser"] != team:
         return Markup(" " * DEFEAT)
-    doubled = f" ×{hand['multiplier']}" if hand["multiplier"] > 1 else ""
+    times = hand["multiplier"]
+    doubled = f"={hand['defeat_points'][team] // times}×{times}" if times > 1 else ""
     return marked(str(hand["defeat_points"][team]), 2, "lost") + fit(doubled, DEFEAT - 2)
 
 
@@ -69,6 +73,16 @@ def deal_line(hand: KozyolHand) -> Markup:
     return Markup('<span class="eggs">{}</span>').format(drawn) if hand["eggs"] else drawn
 
 
+def dealer_width(players: list[str]) -> int:
+    """The narrowest dealer column that holds every player's name whole (the widest for a name wider still).
+
+    >>> dealer_width(["Ann", "Bob"]), dealer_width(["Fyodor Dostoyevsky-Karamazov", "Ann"]), dealer_width(["王" * 30])
+    (14, 33, 40)
+    """
+    longest = max((width(name) for name in players), default=0)
+    return next((size for size in DEALER_WIDTHS if size >= longest), DEALER_WIDTHS[-1])
+
+
 class KozyolSheet(TypedDict):
     """What Kozyol's sheet template is given besides every sheet's own; a filled sheet's lines too."""
 
@@ -78,6 +92,7 @@ class KozyolSheet(TypedDict):
     legend: dict[str, int]
     blocks: NotRequired[Callable[[int], list[Block]]]  # (empty rows) -> the blocks of lines
     lead_head: NotRequired[Markup]
+    dealer_width: NotRequired[int]
 
 
 def blocks(hands: list[KozyolHand], empty: int) -> list[Block]:
@@ -99,4 +114,5 @@ def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[Koz
     if summary is not None:
         extras["blocks"] = functools.partial(blocks, hands)
         extras["lead_head"] = line([f"{fit('#', NUMBER, '>')} {_('Dealer')}"])
+        extras["dealer_width"] = dealer_width(players)
     return extras
