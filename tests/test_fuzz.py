@@ -352,7 +352,7 @@ HAND_FIELDS = {
               *(f"double_{by}_{target}" for by in range(4) for target in range(4))],
     "kozyol": ["number", "side", "mode", "points", "cards_A", "cards_10", "cards_K", "cards_Q", "cards_J", "cards_9",
                "took_0", "took_1", "took_2", "trump_suit", "last_trick", "tricks"],
-    "hearts": ["number", "rest_to", "moon", "hearts",
+    "hearts": ["number", "rest_to", "rest_ok", "moon", "hearts",
                *(f"{field}_{seat}" for field in ("hearts", "black_marias") for seat in range(8))],
 }
 VALID_NEW = {

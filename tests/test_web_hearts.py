@@ -10,7 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from helpers.api import bearer, create_match
-from helpers.forms import post_form
+from helpers.forms import csrf_token, post_form
 from helpers.matches import hearts_reaching
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
@@ -216,12 +216,61 @@ def test_the_rest_goes_to_the_player_ticked(client):
     assert totals(client, match_id) == [18, 0, 7, 3, 2, 22]
 
 
-def test_the_rest_replaces_a_typed_count_as_the_page_shows_it(client):
+def asked_about_rest(page: str) -> tuple[str, str]:
+    """Save's question about the rest replacing a row's counts, and what it asked (sent back with the next Save)."""
+    question = re.search(r'<p class="ask-rest warn" id="err-rest" role="status">([^<]*)</p>', page)
+    asked = re.search(r'<input type="hidden" name="rest_ok" value="([^"]*)">', page)
+    assert question and asked, "no question about the rest"
+    return html.unescape(question.group(1)), asked.group(1)
+
+
+def test_the_rest_as_the_page_shows_it_on_its_row_is_recorded_at_once(client):
     match_id = start(client)
-    # Fay's row says 3 and she is ticked as taking the rest: she takes the 9 nobody else took, as the
-    # page's script shows on her row before Save.
-    saved(enter(client, match_id, [5, 0, 7, 3, 2, 3], [1, 0, 0, 0, 0, 0], rest_to="5"), match_id, 1)
+    # The page's script writes the rest into Fay's row before Save: the row and the rest agree.
+    saved(enter(client, match_id, [5, 0, 7, 3, 2, 9], [1, 0, 0, 0, 0, 1], rest_to="5"), match_id, 1)
     assert state(client, match_id)["hands"][0]["entry"]["hearts"]["Fay"] == 9
+
+
+def test_the_rest_replacing_a_typed_count_is_asked_about_once_then_recorded(client):
+    """Without the page's script, Fay's row still says the 3 typed when she is ticked as taking the rest."""
+    match_id = start(client)
+    answer = enter(client, match_id, [5, 0, 7, 3, 2, 3], [1, 0, 0, 0, 0, 0], rest_to="5")
+    assert answer.status_code == 422
+    question, sent_back = asked_about_rest(answer.text)
+    assert question == ("Fay took the rest: 9 ♥ and 1 Q♠, not the 3 ♥ and 0 Q♠ on the row. Tap Save again to "
+                        "record the rest, or choose “Nobody: every row typed in”.")
+    assert value_of(answer.text, "hearts_5") == "3" and checked(answer.text, "rest_to") == ["5"]
+    assert "Gets the rest: 9 ♥, 1 Q♠" in answer.text
+    assert 'class="error banner"' not in answer.text
+    assert state(client, match_id)["hands"] == []
+    # Another row changed meanwhile: the rest is another, and asked about again.
+    answer = enter(client, match_id, [6, 0, 7, 3, 2, 3], [1, 0, 0, 0, 0, 0], rest_to="5", rest_ok=sent_back)
+    assert answer.status_code == 422
+    assert asked_about_rest(answer.text)[0].startswith("Fay took the rest: 8 ♥ and 1 Q♠, not the 3 ♥")
+    saved(enter(client, match_id, [5, 0, 7, 3, 2, 3], [1, 0, 0, 0, 0, 0], rest_to="5", rest_ok=sent_back), match_id, 1)
+    (hand,) = state(client, match_id)["hands"]
+    assert hand["entry"]["hearts"]["Fay"] == 9 and hand["entry"]["black_marias"]["Fay"] == 1
+
+
+@pytest.mark.parametrize(("lang", "start_of_it", "nobody"), [
+    ("fr", "Fay a pris le reste\u00a0: 9 ♥ et 1 D♠, et non les 3 ♥ et 0 D♠ de la ligne.", "«\u00a0Personne"),
+    ("ru", "Fay забирает остальное: 9 ♥ и 1 Д♠, а не 3 ♥ и 0 Д♠ из строки.", "«Никто: все строки заполнены»"),
+])
+def test_the_question_about_the_rest_reads_in_the_players_language(client, lang, start_of_it, nobody):
+    match_id = start(client)
+    data = {"csrf_token": csrf_token(client, TOKEN_PAGE), **hand_data([5, 0, 7, 3, 2, 3], [1, 0, 0, 0, 0, 0], rest_to="5")}
+    answer = client.post(f"/m/{match_id}/hands/new", data=data, headers={"Accept-Language": lang})
+    assert answer.status_code == 422
+    question = asked_about_rest(answer.text)[0]
+    assert question.startswith(start_of_it) and nobody in question
+
+
+def test_black_marias_tapped_on_the_row_of_the_rest_are_asked_about_when_they_differ(client):
+    match_id = start(client)
+    answer = enter(client, match_id, [5, 0, 7, 3, 2, None], [1, 0, 0, 0, 0, 2], rest_to="5")
+    assert answer.status_code == 422
+    assert asked_about_rest(answer.text)[0].startswith("Fay took the rest: 9 ♥ and 1 Q♠, not the 0 ♥ and 2 Q♠ on")
+    saved(enter(client, match_id, [5, 0, 7, 3, 2, None], [1, 0, 0, 0, 0, 1], rest_to="5"), match_id, 1)
 
 
 def test_a_row_left_empty_is_asked_about_once_then_recorded_as_none(client):

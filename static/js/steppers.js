@@ -2,6 +2,7 @@
 // while the players count (the same check the server makes), the last player filled in with what is
 // left, and what a tap on Save will record, said before the tap.
 import { whole } from "./numbers.js";
+import { chosen } from "./recorded.js";
 
 function bump(button) {
   const input = button.parentElement.querySelector("input");
@@ -52,20 +53,20 @@ function fillLast(fieldset, changed) {
 // What the page adds to the summary (Barbu: the doubles), as sentences; none by default.
 let more = () => [];
 
-// "Save records: Ann … · Bob … · …", then what the page adds ("Doubles: …").
+// "Save records: Ann … · Bob … · … · ace of hearts: …", then what the page adds ("Doubles: …").
 export function summarise(form) {
   const out = form && form.querySelector(".save-summary");
   if (!out) { return; }
-  const sentences = [];
+  const parts = [];
   const fieldset = form.querySelector(".counted");
   if (fieldset) {
-    const parts = [];
     fieldset.querySelectorAll(".chips.count").forEach((g) => {
       const c = g.querySelector("input:checked");
       parts.push(g.querySelector("legend").textContent + " " + (c ? c.value : "–"));
     });
-    sentences.push(out.dataset.label.replace("{counts}", () => parts.join(" · ")));
   }
+  const records = parts.concat(chosen(form));
+  const sentences = records.length ? [out.dataset.label.replace("{counts}", () => records.join(" · "))] : [];
   out.textContent = sentences.concat(more(form)).join(". ");
 }
 

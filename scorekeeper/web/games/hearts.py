@@ -10,7 +10,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Optional, ValidationError
 
 from ...games import hearts
-from ...games.base import N_, Entry, refuse
+from ...games.base import N_, Entry, InvalidHand, refuse
 from ...games.hearts import HeartsEntry, HeartsReplay
 from ..forms import NewMatchForm, NumberRange, TableForm
 from ..rules import hearts as hearts_rules
@@ -19,6 +19,7 @@ from .pages import Examples, GamePages
 
 MARIA_CHOICES = [SelectChoice(str(n)) for n in range(hearts.BLACK_MARIAS + 1)]
 NOBODY = ""
+NOBODY_LABEL = _l("Nobody: every row typed in")
 
 
 class Tally(TypedDict):
@@ -54,10 +55,13 @@ def seats_listed(value: Any) -> set[int]:
 class HandForm(TableForm):
     """Hearts and Black Marias of every player, who took the rest, and the moon choice."""
 
-    shown_fields = frozenset({"hearts", "black_marias", "moon", "empty"})
+    shown_fields = frozenset({"hearts", "black_marias", "moon", "empty", "rest"})
     players: list[str] = []
     # Save's question about rows left empty; the page's script asks it too, in the same words.
     ask_empty = N_("{names}: no hearts? Tap Save again to record none, or type the count.")
+    # Save's question when the row ticked as taking the rest says other counts (sent by a page without its script).
+    ask_rest = N_("{name} took the rest: {hearts} ♥ and {marias} Q♠, not the {typed} ♥ and {tapped} Q♠ on the row. "
+                  "Tap Save again to record the rest, or choose “{nobody}”.")
 
     @property
     def seats(self) -> int:
@@ -89,6 +93,25 @@ class HandForm(TableForm):
             marias[rest] = max(0, hearts.BLACK_MARIAS - sum(m for seat, m in enumerate(marias) if seat != rest))
         return counted, marias, rest
 
+    def rest_overrides(self) -> str | None:
+        """The rest as Save asks about it when its row says other counts ("seat:typed:tapped:hearts:marias"), else None.
+
+        A row left empty or at 0, with no Black Maria tapped, says nothing of its own.
+        """
+        counted, marias, rest = self.counts()
+        if rest is None:
+            return None
+        typed, tapped = self[f"hearts_{rest}"].data or 0, posted_number(self[f"black_marias_{rest}"].data) or 0
+        if typed in (0, counted[rest]) and tapped in (0, marias[rest]):
+            return None
+        return f"{rest}:{typed}:{tapped}:{counted[rest]}:{marias[rest]}"
+
+    def ask_about_rest(self, asked: str) -> InvalidHand:
+        """Save's question about the rest replacing what its row says."""
+        rest, typed, tapped, hearts_taken, marias_taken = asked.split(":")
+        return refuse("rest", self.ask_rest, name=self.players[int(rest)], hearts=hearts_taken, marias=marias_taken,
+                      typed=typed, tapped=tapped, nobody=str(NOBODY_LABEL))
+
     def tally(self) -> Tally:
         """What the counter and the moon choice show for the values on the form.
 
@@ -104,15 +127,20 @@ class HandForm(TableForm):
     def entry(self) -> Entry:
         """The API-shaped entry for a validated form, the rest filled in.
 
-        A row left empty that nothing covers (no "took the rest", no count typed) is most often a
-        player forgotten: once the hand is otherwise legal, Save asks about it once (the rows asked
-        come back in ``empty_ok``), and records none when sent again unchanged.
+        The row ticked as "took the rest" gets the rest; when it says other counts (typed on a page
+        without its script), Save asks once (the question comes back in ``rest_ok``). A row left empty
+        that nothing covers (no "took the rest", no count typed) is most often a player forgotten: once
+        the hand is otherwise legal, Save asks about it once (the rows asked come back in ``empty_ok``),
+        and records none when sent again unchanged.
         """
         counted, marias, _rest = self.counts()
         entry = HeartsEntry(hearts=dict(zip(self.players, counted)), black_marias=dict(zip(self.players, marias)))
         if self.moon.data:
             entry["moon"] = self.moon.data
-        hearts.parse_entry(entry, self.players)  # the rules' own refusals come before the question
+        hearts.parse_entry(entry, self.players)  # the rules' own refusals come before the questions
+        overridden = self.rest_overrides()
+        if overridden and overridden != self.rest_ok.data:
+            raise self.ask_about_rest(overridden)
         asked = self.untouched()
         if asked and not set(asked) <= seats_listed(self.empty_ok.data):
             raise refuse("empty", self.ask_empty, names=", ".join(self.players[seat] for seat in asked))
@@ -125,8 +153,9 @@ def hand_form(before: HeartsReplay, choice: None, formdata: Any, stored: HeartsE
 
     class Form(HandForm):
         empty_ok = HiddenField(validators=[Optional()])
+        rest_ok = HiddenField(validators=[Optional()])
         rest_to = RadioField(
-            _l("Who took the rest"), choices=[SelectChoice(NOBODY, _l("Nobody: every row typed in"))] + [
+            _l("Who took the rest"), choices=[SelectChoice(NOBODY, NOBODY_LABEL)] + [
                 SelectChoice(str(seat), _l("Took the rest")) for seat in range(len(players))],
             default=NOBODY, validators=[Optional()])
         moon = RadioField(_l("Moon"), choices=[

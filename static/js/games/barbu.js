@@ -67,11 +67,13 @@ function doubles(form) {
 }
 
 steppers.start({ summary: doubles });
+// Every change is said beside Save once the form has settled (the one place left filled in).
 document.addEventListener("change", (event) => {
   const form = event.target.closest("form.hand");
-  if (form && event.target.closest(".cell")) { mirror(form); steppers.summarise(form); }
+  if (form && event.target.closest(".cell")) { mirror(form); }
   const box = event.target.closest && event.target.closest(".places");
   if (box) { settle(box, event.target.closest(".chips")); }
+  if (form) { steppers.summarise(form); }
 });
 document.addEventListener("DOMContentLoaded", () => {
   document.querySelectorAll("form.hand").forEach(mirror);
@@ -80,4 +82,5 @@ document.addEventListener("DOMContentLoaded", () => {
     groups(box).forEach((g) => { if (chosen(g)) { g.dataset.touched = "1"; } });
     settle(box, null);
   });
+  document.querySelectorAll("form.hand").forEach(steppers.summarise);
 });

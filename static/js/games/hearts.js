@@ -4,6 +4,7 @@
 import "../main.js";
 import * as steppers from "../steppers.js";
 import { whole } from "../numbers.js";
+import { chosen } from "../recorded.js";
 
 // The totals come with the page, from the rules engine: hearts and Black Marias in play.
 function totals(form) {
@@ -34,7 +35,7 @@ function show(span, left) {
   span.textContent = left >= 0 ? span.dataset.left.replace("{n}", left) : span.dataset.over.replace("{n}", -left);
 }
 
-// "Save records: Ann … ♥ · Bob … ♥ … Q♠ · Cid … ♥ (the rest)": what a tap on Save records.
+// "Save records: Ann … ♥ · Bob … ♥ … Q♠ · Cid … ♥ (the rest) · moon: …": what a tap on Save records.
 // A row left empty reads "–" until someone takes the rest, which makes it none.
 function summarise(form, all, seat) {
   const out = form.querySelector(".save-summary");
@@ -44,7 +45,7 @@ function summarise(form, all, seat) {
     const part = r.name + " " + hearts + " ♥" + (r.marias ? " " + r.marias + " " + marias : "");
     return i === seat ? part + " " + out.dataset.rest : part;
   });
-  out.textContent = out.dataset.label.replace("{counts}", parts.join(" · "));
+  out.textContent = out.dataset.label.replace("{counts}", () => parts.concat(chosen(form)).join(" · "));
 }
 
 function update(form) {
@@ -74,13 +75,13 @@ function update(form) {
   const maria = all.reduce((sum, r) => sum + r.marias, 0);
   show(form.querySelector(".hearts-left"), HEARTS - total);
   show(form.querySelector(".marias-left"), MARIAS - maria);
-  summarise(form, all, seat);
   const shooter = all.filter((r) => r.hearts === HEARTS && r.marias === MARIAS)[0];
   const moon = form.querySelector(".moon"), who = moon.querySelector(".who");
   moon.dataset.shot = shooter ? "yes" : "no";
   if (shooter) { who.textContent = who.dataset.who.replace("{name}", () => shooter.name); }
   // A choice left from a moon that is no longer there would be refused: the rules take none without a moon.
   else { moon.querySelectorAll("input:checked").forEach((input) => { input.checked = false; }); }
+  summarise(form, all, seat);
 }
 
 // The question stays while the rows it asked about are still empty; once they are filled, it goes.

@@ -2,6 +2,7 @@
 // a form holds, which number it gives its hand, and the form drawn afresh for the next hand entered
 // offline. Every change reads the hands afresh (another tab may have changed them).
 import { whole } from "../numbers.js";
+import { chosen } from "../recorded.js";
 
 export const HANDS = "scorekeeper.outbox";
 export const SEEN = "scorekeeper.seen";  // when the server last answered this phone, any tab
@@ -90,10 +91,15 @@ function variantOf(fields) {
   return pair ? pair[1] : "";
 }
 
-// What the form records, in the words it says it beside Save (each player and a count), without the sentence around it.
+// What the form records, in the words it says it beside Save (each player and a count), without the sentence
+// around it, and each choice it records that the words beside Save leave out (Kozyol's "Bob & Dee: No trick at all").
 function counts(form) {
   const said = form.querySelector(".save-summary, output.split");
-  if (!said) { return ""; }
+  const text = said ? summary(said) : "";
+  return [text].concat(chosen(form).filter((line) => text.indexOf(line) < 0)).filter(Boolean).join(" · ");
+}
+
+function summary(said) {
   const text = said.textContent.replace(/\s+/g, " ").trim(), label = said.dataset.label || "";
   const at = label.indexOf("{counts}"), before = label.slice(0, at), after = label.slice(at + "{counts}".length);
   if (at >= 0 && label.indexOf("{counts}", at + 1) < 0 && text.startsWith(before) && text.endsWith(after)) {
