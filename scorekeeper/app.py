@@ -7,7 +7,13 @@ from collections.abc import Mapping
 from flask import Flask
 
 from . import cli, config, i18n, logs
-from .club import agreements as club_agreements, evening_results as club_evening_results, results as club_results
+from .club import (
+    agreements as club_agreements,
+    closed_evenings,
+    evening_results as club_evening_results,
+    playing as club_playing,
+    results as club_results,
+)
 from .db import db, migrate, prepare
 from .match import matches
 from .web import (
@@ -21,14 +27,25 @@ from .web import (
     slow_phones,
     static_files,
 )
-from .web.api import clubs as club_api, evening_results as evening_results_api, matches as api, openapi, poll
+from .web.api import (
+    club_playing as club_playing_api,
+    clubs as club_api,
+    evening_results as evening_results_api,
+    matches as api,
+    openapi,
+    poll,
+)
 from .web.club import (
     admin as club_admin,
     evening_results as club_results_pages,
     evenings as club_evenings,
     members as club_members,
+    night as club_night,
     pages as club_pages,
+    playing as club_playing_pages,
     rounds as club_rounds,
+    screen as club_screen,
+    season_days as club_season_days,
     table_cards as club_table_cards,
 )
 from .web.club.agreements import bp as club_agreements_bp
@@ -53,17 +70,19 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     i18n.init_app(app)
     matches.listen(app, club_results.keep)  # a club match's result row is written with each of its writes
     matches.listen(app, club_agreements.forget)  # a change to a match agreed but not locked clears its agreements
+    matches.listen(app, closed_evenings.retake)  # the admin's change to a closed evening's match: its places again
     matches.guard(app, club_agreements.check)  # an agreed match takes a change only from its club's admin
     matches.guard(app, club_evening_results.check)  # so does a match of a closed evening
+    matches.guard(app, club_playing.check)  # and the match of a table that ended when a player left
     session_cookie.init_app(app)
     hosts.init_app(app)  # first of the hooks: nothing builds a link for a Host this server does not answer to
     static_files.init_app(app)
     compression.init_app(app)  # its after-request hook runs after all but the above: the others see the plain body
     for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp,
-                      installable.bp, club_pages.bp, club_admin.bp, club_evenings.bp, club_members.bp,
-                      club_rounds.bp,
+                      installable.bp, club_pages.bp, club_admin.bp, club_evenings.bp, club_night.bp, club_members.bp,
+                      club_rounds.bp, club_playing_pages.bp, club_screen.bp, club_season_days.bp,
                       club_agreements_bp, club_table_cards.bp, club_results_pages.bp, club_api.bp,
-                      evening_results_api.bp):
+                      evening_results_api.bp, club_playing_api.bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)
     headers.init_app(app)

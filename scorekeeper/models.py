@@ -211,10 +211,12 @@ class Evening(db.Model):
     place: Mapped[str] = mapped_column(String(80), default="", server_default="")
     note: Mapped[str] = mapped_column(String(200), default="", server_default="")
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, default=None)
+    # The players' places as they stood when it closed (club/places.py); None while open.
+    final: Mapped[JsonObject | None] = mapped_column(JSON(none_as_null=True), nullable=True, default=None)
 
 
 class Attendance(db.Model):
-    """A player's answer for an evening ("in" or "out"), and whether the admin marked them present at the door.
+    """A player's answer for an evening ("in" or "out"), and whether the admin marked them here or not here at the door.
 
     ``key_hash`` is the hash of the answering phone's key: only that phone (or the admin) changes the answer.
     """
@@ -227,6 +229,8 @@ class Attendance(db.Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("club_players.id", ondelete="CASCADE"))
     answer: Mapped[str] = mapped_column(String(8), default="in")  # "in" or "out"
     present: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Marked not here at the door: not counted as there, whatever the answer said.
+    absent: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     key_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
     # Whether the answer came from the member's proven phone or the admin: only such an answer counts for the draw.
     proven: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
@@ -261,6 +265,8 @@ class EveningTable(db.Model):
     # Indexed: every write to a club match asks whether it belongs to a closed evening's table.
     match_id: Mapped[int | None] = mapped_column(ForeignKey("matches.id", ondelete="SET NULL"), nullable=True,
                                                  index=True)
+    # How its match ended before its end when a player left (club/rounds.py Ended); None while it plays on.
+    ended: Mapped[JsonObject | None] = mapped_column(JSON(none_as_null=True), nullable=True, default=None)
 
 
 class Agreement(db.Model):

@@ -504,8 +504,7 @@ def page_urls(app: Flask, made: dict[str, Any], game: str) -> list[str]:
     for rule in app.url_map.iter_rules():
         if "GET" not in rule.methods or rule.endpoint in ("static", "pages.join") or "public_id" not in rule.arguments:
             continue
-        if rule.endpoint.partition(".")[0] in ("clubs", "club_admin", "club_evenings", "club_rounds", "members",
-                                               "club_table_cards", "club_evening_results"):  # a club's id
+        if rule.rule.startswith("/c/"):  # a club's page: its public_id is a club's id
             continue
         values = {"public_id": made["id"], "number": 1, "game": game, "kind": "watch"}
         url = rule.build({name: values[name] for name in rule.arguments})[1]

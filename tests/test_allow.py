@@ -42,7 +42,7 @@ def values(client: FlaskClient) -> dict[str, str]:
                          json={"name": "Winter", "starts": "2026-12-01", "ends": "2027-02-28"}).get_json()
     evening = client.post(f"/api/v1/clubs/{club['id']}/planned-evenings", headers=bearer(club["admin_key"]),
                           json={"day": "2099-12-05"}).get_json()["evenings"][0]
-    return {"public_id": match["id"], "match_id": match["id"], "number": "1", "club_id": club["id"],
+    return {"public_id": match["id"], "match_id": match["id"], "number": "1", "table_number": "1", "club_id": club["id"],
             "player_id": str(player["id"]),
             "day": "2026-12-05", "season_id": str(season["id"]), "evening_id": str(evening["id"])}
 

@@ -42,6 +42,9 @@ from ..models import (
 )
 from ..refusals import Refusal, refuse
 from . import agreements
+from .places import brought
+from .results import pin_to_evenings
+from .rounds import season_holding
 
 FORMAT, VERSION = "scorekeeper-club", 1
 
@@ -83,13 +86,14 @@ def evening_of(evening: Evening, public: dict[int, str]) -> dict[str, Any]:
                                     .order_by(EveningTable.number))
         rounds.append({"number": each.number, "sat_out": list(each.sat_out), "seed": each.seed, "at": stamp(each.at),
                        "tables": [{"number": table.number, "game": table.game, "seat_ids": list(table.seat_ids),
-                                   "match": public.get(table.match_id) if table.match_id else None}
+                                   "match": public.get(table.match_id) if table.match_id else None,
+                                   "ended": table.ended}
                                   for table in tables]})
     return {"day": evening.day.isoformat(), "name": evening.name,
             "starts_at": evening.starts_at.isoformat() if evening.starts_at else None, "place": evening.place,
-            "note": evening.note, "closed_at": stamp(evening.closed_at),
+            "note": evening.note, "closed_at": stamp(evening.closed_at), "final": evening.final,
             "attendance": [{"player": row.player_id, "answer": row.answer, "present": row.present,
-                            "proven": row.proven} for row in rows],
+                            "absent": row.absent, "proven": row.proven} for row in rows],
             "rounds": rounds}
 
 
@@ -170,6 +174,7 @@ def _import(document: dict[str, Any]) -> tuple[Club, str | None]:
     made = {row["id"]: import_match(club, row, now) for row in document["matches"]}
     for row in document["evenings"]:
         import_evening(club, row, now, made)
+    pin_to_evenings(club.id)  # a round's matches on the evening they were drawn for, as they were
     db.session.commit()
     return club, key
 
@@ -200,15 +205,26 @@ def import_match(club: Club, row: dict[str, Any], now: Callable[[Any], int]) -> 
     return match
 
 
+def ended_of(raw: Any, now: Callable[[Any], int]) -> dict[str, Any] | None:
+    """How a table ended (club/playing.py Ended) as exported, its players those of the club imported."""
+    if not isinstance(raw, dict):
+        return None
+    return {**raw, **{key: now(raw[key]) for key in ("left", "by") if raw.get(key) is not None}}
+
+
 def import_evening(club: Club, row: dict[str, Any], now: Callable[[Any], int], made: dict[str, Match]) -> None:
     evening = Evening(club_id=club.id, day=date.fromisoformat(row["day"]), name=str(row["name"]),
                       starts_at=time.fromisoformat(row["starts_at"]) if row.get("starts_at") else None,
                       place=str(row.get("place", "")), note=str(row.get("note", "")), closed_at=when(row.get("closed_at")))
+    if evening.closed_at is not None and row.get("final") is not None:  # the places it kept when it closed
+        holding = season_holding(club, evening.day)
+        evening.final = brought(row["final"], holding.id if holding is not None else None, now)
     db.session.add(evening)
     db.session.flush()
     for answer in row["attendance"]:
         db.session.add(Attendance(evening_id=evening.id, player_id=now(answer["player"]), answer=str(answer["answer"]),
-                                  present=bool(answer["present"]), proven=bool(answer.get("proven"))))
+                                  present=bool(answer["present"]), absent=bool(answer.get("absent")),
+                                  proven=bool(answer.get("proven"))))
     for each in row["rounds"]:
         stored = EveningRound(evening_id=evening.id, number=int(each["number"]), seed=int(each["seed"]),
                               sat_out=[now(player) for player in each["sat_out"]], at=when(each.get("at")) or utcnow())
@@ -218,6 +234,7 @@ def import_evening(club: Club, row: dict[str, Any], now: Callable[[Any], int], m
             match = made.get(table["match"]) if table.get("match") else None
             db.session.add(EveningTable(round_id=stored.id, number=int(table["number"]), game=str(table["game"]),
                                         seat_ids=[now(seat) for seat in table["seat_ids"]],
-                                        match_id=match.id if match is not None else None))
+                                        match_id=match.id if match is not None else None,
+                                        ended=ended_of(table.get("ended"), now)))
     db.session.flush()
 

@@ -52,6 +52,13 @@ SEASON = obj({"id": ID, "name": CLUB_NAME, "starts": DAY, "ends": DAY,
 CHAMPIONS = obj({slug: {"type": "array", "items": {"type": "string"}} for slug in GAMES},
                 description="Per game finished in the season, the names of the ranked players in first place (all "
                             "of them on a tie); empty while the season is open.")
+PROVISIONAL_CHAMPIONS = obj({slug: {"type": "array", "items": {"type": "string"}} for slug in GAMES},
+                            description="Per game in which nobody was ranked when the season closed (fewer "
+                                        "finished matches than `min_matches`), the names of the players first on "
+                                        "provisional places; empty while the season is open.")
+PROVISIONAL = nullable(integer(1)) | {
+    "description": "While not ranked (fewer finished matches than `min_matches`): the place the player's figures so "
+                   "far give among every player of the table, a tie sharing it; null once ranked."}
 PLAYER = obj({"id": ID, "name": ref("PlayerName")}, ("id", "name"), "A player of the club's roster.")
 NAMED = {"player": ID, "name": {"type": "string"}}
 ADMIN_KEY = {
@@ -68,7 +75,8 @@ GAME_TABLE = obj({
                                 "place": nullable(integer(1)),
                                 "figures": {"type": "object", "additionalProperties": FIGURE,
                                             "description": "Barbu: average, total, wins; Kozyol: goats, goats "
-                                                           "with eggs, deals won; Hearts: wins, average place."}},
+                                                           "with eggs, deals won; Hearts: wins, average place."},
+                                "provisional": PROVISIONAL},
                                ("player", "name", "matches", "ranked", "place", "figures"))},
     "ratings": {"type": "array", "description": "OpenSkill (Plackett-Luce) from every finished match in order; "
                                                 "ordinal = mu - 3 sigma, highest first.",
@@ -97,11 +105,28 @@ PLANNED = obj({
                                                                "their own member key, or through the admin."},
     "not_coming": {"type": "array", "items": PLAYER, "description": "Those who said not this time (proven as "
                                                                    "`coming`)."},
-    "present": {"type": "array", "items": PLAYER, "description": "Those the admin marked present at the door."}},
-    ("id", "day", "name", "starts_at", "place", "note", "url", "coming", "not_coming", "present"),
+    "present": {"type": "array", "items": PLAYER, "description": "Those the admin marked here at the door."},
+    "absent": {"type": "array", "items": PLAYER, "description": "Those the admin marked not here at the door."},
+    "here": {"type": "array", "items": PLAYER, "description": "Who is there, as the draw seats them: those who said "
+                                                             "they are coming and those marked here, minus those "
+                                                             "marked not here."}},
+    ("id", "day", "name", "starts_at", "place", "note", "url", "coming", "not_coming", "present", "absent", "here"),
     "An evening planned ahead, and its answers.")
+# A club match changed after its players agreed: the lock and the agreements stay, and this says what changed.
+CHANGED_AFTER_AGREEMENT: Schema = {"type": "array", "description": (
+    "Every change made to the match since its players agreed to it, oldest first; empty when none. Only the club's "
+    "admin can change an agreed (locked) match, with a reason: the match stays agreed and locked, marked as changed "
+    "after agreement."), "items": obj({
+        "number": integer(1, description="The hand changed."),
+        "action": {"enum": ["record", "correct", "undo", "delete"], "description": "As in the edit history."},
+        "at": {"type": "string", "format": "date-time"},
+        "reason": {"type": "string", "maxLength": 200, "description": "Why, as the club's admin gave it."},
+        "by": {"enum": ["club_admin"], "description": "Who changed it: the club's admin (organiser)."}},
+        ("number", "action", "at", "reason", "by"))}
 ATTENDANCE = {"evening": ID, "player": ID, "name": ref("PlayerName"), "coming": {"type": "boolean"},
-              "present": {"type": "boolean"},
+              "present": {"type": "boolean", "description": "Marked here at the door."},
+              "absent": {"type": "boolean", "description": "Marked not here at the door: not counted as there, "
+                                                           "whatever the answer."},
               "proven": {"type": "boolean", "description": "Whether the answer came from the member's own key "
                                                            "(`Club-Member-Key`) or the admin: only a proven answer "
                                                            "counts for the draw and in `coming` and `not_coming`."}}
@@ -218,8 +243,9 @@ SCHEMAS: Schema = {
         "finished": {"type": "boolean", "description": "Only a finished match can be agreed."},
         "agreed_by": {"type": "array", "description": "The first first.", "items": obj({
             "seat": integer(0, description="0-based, as in the match's players."), "name": ref("PlayerName"),
-            "at": {"type": "string", "format": "date-time"}}, ("seat", "name", "at"))}},
-        ("asked", "locked", "finished", "agreed_by")),
+            "at": {"type": "string", "format": "date-time"}}, ("seat", "name", "at"))},
+        "changed_after_agreement": CHANGED_AFTER_AGREEMENT},
+        ("asked", "locked", "finished", "agreed_by", "changed_after_agreement")),
     "NewAgreement": obj({
         "seat": integer(0, description="The agreeing member's own seat, 0-based; absent: the seat the member "
                                        "(`Club-Member-Key`) sat in. Another seat is refused (403)."),
@@ -229,9 +255,16 @@ SCHEMAS: Schema = {
     "HandConfirmation": obj({"number": integer(1), "seat": integer(0, description="The seat that confirmed."),
                              "name": ref("PlayerName"), "at": {"type": "string", "format": "date-time"}},
                             ("number", "seat", "name", "at")),
-    "ClosedSeason": {"allOf": [ref("Season"), obj({"champions": CHAMPIONS}, ("champions",))]},
+    "ClosedSeason": {"allOf": [ref("Season"), obj({"champions": CHAMPIONS,
+                                                   "provisional_champions": PROVISIONAL_CHAMPIONS}, ("champions",))]},
+    "SeasonChange": obj(cast(Schema, {"name": CLUB_NAME, "starts": DAY, "ends": DAY}),
+                        description="Each part given is changed, the others kept. A closed season keeps its days."),
+    "SeasonClosing": obj({"early": {"type": "boolean", "description": "Close it before its last day: today then "
+                                                                      "becomes its last day. Without it, 422."}}),
     "HallOfFame": obj({"seasons": {"type": "array", "description": "The closed seasons, the latest first.",
-                                   "items": obj({"season": SEASON, "champions": CHAMPIONS}, ("season", "champions"))}},
+                                   "items": obj({"season": SEASON, "champions": CHAMPIONS,
+                                                 "provisional_champions": PROVISIONAL_CHAMPIONS},
+                                                ("season", "champions"))}},
                       ("seasons",)),
     "HeadToHead": obj({"a": PLAYER, "b": PLAYER, "season": nullable(SEASON), "games": obj({
         slug: obj({"matches": integer(0), "a_ahead": integer(0), "b_ahead": integer(0), "level": integer(0),
@@ -258,11 +291,19 @@ ROUND_MATCH = obj({"id": {"type": "string"}, "url": {"type": "string", "descript
                    "edit_url": {"type": "string", "format": "uri",
                                 "description": "Only in the answer to the confirmation."}},
                   ("id", "url", "hands", "finished"))
+TABLE_ENDED = obj({"left": ID, "hands": integer(0, description="Hands played when they left."),
+                   "at": {"type": "string", "format": "date-time"},
+                   "then": {"enum": ["ended", "seat", "others"], "description": "The match ended there and counts for "
+                            "nobody; and someone free took the seat (by) or the others played on, at a new table."},
+                   "by": nullable(ID), "table": nullable(integer(1, description="The new table's number."))},
+                  ("left", "hands", "at", "then"), "How the table's match ended when a player left; null while it "
+                                                   "plays on.")
 ROUND = obj({"number": integer(1), "seed": integer(0), "at": {"type": "string", "format": "date-time"},
              "sat_out": {"type": "array", "items": ID}, "sat_out_names": {"type": "array", "items": {"type": "string"}},
              "tables": {"type": "array", "items": obj({
                  "number": integer(1), "game": GAME_SLUG, "seat_ids": {"type": "array", "items": ID},
-                 "players": {"type": "array", "items": {"type": "string"}}, "match": nullable(ROUND_MATCH)},
+                 "players": {"type": "array", "items": {"type": "string"}}, "match": nullable(ROUND_MATCH),
+                 "ended": nullable(TABLE_ENDED)},
                  ("number", "game", "seat_ids", "players", "match"))}},
             ("number", "seed", "at", "sat_out", "sat_out_names", "tables"))
 ROUND_GAME = {"oneOf": [GAME_SLUG, {"type": "array", "items": GAME_SLUG, "minItems": 1}],
@@ -281,6 +322,9 @@ SCHEMAS |= {
         "tables": {"type": "array", "description": "The tables as proposed; instead of game, seed and swaps.",
                    "items": obj({"game": GAME_SLUG, "seats": {"type": "array", "items": ID}}, ("game", "seats"))}}),
     "Round": ROUND,
+    "Leaving": obj({"player": ID, "then": {"enum": ["ended", "seat", "others"]},
+                    "by": ID | {"description": "With then: seat, who takes the seat: a player free."}},
+                   ("player", "then")),
     "Rounds": obj({"evening": obj({"id": ID, "day": DAY, "name": {"type": "string"}}, ("id", "day", "name")),
                    "next": integer(1, description="The number the next round takes."),
                    "rounds": {"type": "array", "items": ROUND, "description": "In order."}},
@@ -325,6 +369,12 @@ def operation(operation_id: str, summary: str, responses: Schema, *, admin: bool
     if admin:
         out["security"] = [{"adminKey": []}]
     return out
+
+
+def optional_body(made: Schema) -> Schema:
+    """The operation with its request body optional: sent without one, it takes the defaults."""
+    cast(Schema, made["requestBody"])["required"] = False
+    return made
 
 
 CLUB = {"$ref": "#/components/parameters/ClubId"}
@@ -451,13 +501,20 @@ def paths(prefix: str = "/api/v1") -> Schema:
         f"{club}/seasons": {"post": operation(
             "addSeason", "Add a season", {"201": answer("The season.", "Season")}, admin=True,
             request="NewSeason", parameters=[CLUB])},
+        f"{club}/seasons/{{season_id}}": {"put": operation(
+            "changeSeason", "Rename a season or change its days", {"200": answer("The season.", "Season")},
+            admin=True, request="SeasonChange", parameters=[cast(Schema, CLUB), cast(Schema, SEASON_PATH)],
+            description="422 for a day that is not year-month-day, a season ending before it starts, or new days "
+                        "for a closed season (reopen it first).")},
         f"{club}/seasons/{{season_id}}/close": {
-            "post": operation("closeSeason", "Close a season: keep its tables, champions and evenings' winners",
-                              {"200": answer("The season, closed, with its champions.", "ClosedSeason"),
-                               "422": error("422")}, admin=True, parameters=[CLUB, SEASON_PATH],
-                              description="From the season's last day on, in the club's time zone (422 before, and "
-                                          "for a season already closed). Its standings are then read from what "
-                                          "they were when it closed: a match corrected later moves nothing."),
+            "post": optional_body(operation(
+                "closeSeason", "Close a season: keep its tables, champions and evenings' winners",
+                {"200": answer("The season, closed, with its champions.", "ClosedSeason"), "422": error("422")},
+                admin=True, request="SeasonClosing", parameters=[CLUB, SEASON_PATH],
+                description="From the season's last day on, in the club's time zone; before it only with "
+                            "`{\"early\": true}`, and its last day then becomes today (422 without, for a season "
+                            "not started yet, and for a season already closed). Its standings are then read from "
+                            "what they were when it closed: a match corrected later moves nothing.")),
             "delete": operation("reopenSeason", "Reopen a closed season",
                                 {"200": answer("The season, open again: its tables follow its matches.",
                                                "ClosedSeason"), "422": error("422")}, admin=True,
@@ -511,10 +568,11 @@ def paths(prefix: str = "/api/v1") -> Schema:
                         "change to a proven answer, a wrong admin key or a key that is no member's.")
             | {"security": [{}, {"adminKey": []}]}},
         f"{club}/planned-evenings/{{evening_id}}/present/{{player_id}}": {"put": operation(
-            "markPresent", "Mark a player present at the door, or not", {"200": answer("The answer.", "Attendance"),
+            "markPresent", "Mark a player here at the door, or not here", {"200": answer("The answer.", "Attendance"),
                                                                          "409": error("409")},
             admin=True, request="Presence", parameters=[CLUB, EVENING_ID, PLAYER_ID],
-            description="Once anyone is marked present, only those marked count as there.")},
+            description="`present` true marks the player here, false marks them not here. Who is there: those "
+                        "who said they are coming and those marked here, minus those marked not here.")},
         f"{club}/evenings.ics": {"get": operation(
             "clubEveningsCalendar", "The club's evenings as an iCalendar feed",
             {"200": {"description": "One event per evening of the last year and to come, in the club's time zone.",
@@ -597,6 +655,13 @@ def paths(prefix: str = "/api/v1") -> Schema:
     }
 
 
+ROUND_NUMBER: Schema = {"name": "number", "in": "path", "required": True, "schema": integer(1),
+                "description": "The round being played (the evening's latest)."}
+TABLE_NUMBER: Schema = {"name": "table_number", "in": "path", "required": True, "schema": integer(1),
+                "description": "The table's number in the round."}
+PLAYING = cast("list[Schema]", [CLUB, EVENING_ID, ROUND_NUMBER])  # the round being played
+
+
 def round_paths(club: str) -> Schema:
     """The rounds of an evening: propose, confirm, list."""
     rounds = f"{club}/planned-evenings/{{evening_id}}/rounds"
@@ -617,6 +682,29 @@ def round_paths(club: str) -> Schema:
             "get": operation("listRounds", "The confirmed rounds of an evening",
                              {"200": answer("In order, with each table's match.", "Rounds")},
                              parameters=[CLUB, EVENING_ID])},
+        f"{rounds}/{{number}}/tables/proposal": {"post": operation(
+            "proposeTables", "Draw new tables for the round being played",
+            {"200": answer("The new tables (numbered after the round's) and who of the free players sits out. "
+                           "Nothing is stored.", "ProposedRound"), "409": error("409")},
+            admin=True, request="RoundProposal", parameters=PLAYING,
+            description="From the players present and at no table of the round still playing (sitting it out, "
+                        "come since it was drawn, or from a table that ended); the tables playing stay as they "
+                        "are. 409 once a later round is drawn.")},
+        f"{rounds}/{{number}}/tables": {"post": operation(
+            "addTables", "Add new tables to the round being played: one club match each",
+            {"201": answer("The round, each table's match with its edit key.", "Round"), "409": error("409")},
+            admin=True, request="RoundConfirmation", parameters=PLAYING,
+            description="Give the seed and swaps of a proposal of new tables, or the tables. Only players free "
+                        "are seated; those still free sit the round out. 409 once a later round is drawn.")},
+        f"{rounds}/{{number}}/tables/{{table_number}}/leave": {"post": operation(
+            "leaveTable", "A player leaves a table of the round being played",
+            {"200": answer("The round, the table that ended with how (ended) and any new table.", "Round"),
+             "409": error("409")},
+            admin=True, request="Leaving", parameters=[*PLAYING, TABLE_NUMBER],
+            description="A match's seats are fixed: its match ends there and counts for nobody (then: ended); "
+                        "someone free takes the seat and the table starts a new match (seat, with by); or, "
+                        "where the game still has enough players, the others start a new match (others). "
+                        "Whoever left is marked not here.")},
     }
 
 
@@ -629,9 +717,10 @@ def card_paths(club: str) -> Schema:
     """The table cards of an evening's round, as one PDF."""
     return {f"{club}/evenings/{{evening_id}}/cards.pdf": {"get": operation(
         "tableCards", "The table cards of a round, as PDF",
-        {"200": {"description": "Per table an A5 card (round, table, seats in order, teams, who plays first, the QR "
-                                "code of the table's edit link), then its game's blank sheet with the names; in the "
-                                "reader's language.",
+        {"200": {"description": "All on A4: per table an A5 card (round, table, seats in order, teams, who plays "
+                                "first, the QR code of the table's edit link), two to a landscape sheet with a line to "
+                                "cut along, then each of the two tables' blank sheets with the names; in the reader's "
+                                "language.",
                  "headers": {"Content-Disposition": {"schema": {"type": "string"}}, **CARDS_TAG},
                  "content": {PDF: {"schema": {"type": "string", "format": "binary"}}}},
          "304": {"description": "The client has these cards already: nothing they print has changed.",
@@ -665,13 +754,19 @@ RESULT_TABLE = obj({
         "description": "The final totals per seat (Kozyol: each seat its team's), null while still at the table."},
     "winners": NAMES | {"description": "Who won it, by name; empty while still at the table."},
     "agreed": nullable({"type": "boolean"}) | {"description": "Whether its players agreed to it (locked); null when "
-                                                              "the club asks for no agreement or it is not finished."}},
-    ("table", "game", "players", "match", "hands", "finished", "totals", "winners", "agreed"))
+                                                              "the club asks for no agreement or it is not finished."},
+    "changed_after_agreement": CHANGED_AFTER_AGREEMENT},
+    ("table", "game", "players", "match", "hands", "finished", "totals", "winners", "agreed",
+     "changed_after_agreement"))
 PLACED = obj({**NAMED, "matches": integer(1), "ranked": {"type": "boolean"},
               "place": nullable(integer(1)) | {"description": "In the season's table counting its matches up to the "
                                                               "evening's day; null while not ranked."},
               "before": nullable(integer(1)) | {"description": "The place before the evening; null when not ranked "
-                                                               "then."}},
+                                                               "then."},
+              "provisional": PROVISIONAL,
+              "before_provisional": nullable(integer(1)) | {"description": "The provisional place before the "
+                                                                           "evening; null when ranked then, or "
+                                                                           "not yet in the table."}},
              ("player", "name", "matches", "ranked", "place", "before"))
 SCHEMAS |= {"EveningResults": obj({
     "evening": obj({"id": nullable(ID) | {"description": "null: a day of club matches with no evening planned."},
@@ -689,7 +784,18 @@ SCHEMAS |= {"EveningResults": obj({
     "winners": obj({slug: NAMES for slug in GAMES},
                    description="Per game finished that evening, who won the most of its matches (all on a tie)."),
     "places": obj({slug: {"type": "array", "items": PLACED} for slug in GAMES},
-                  description="Per game finished that evening, its players in the season's table after it, by place."),
+                  description="Per game finished that evening, its players in the season's table after it, by place. "
+                              "A closed evening gives them as they stood when it closed, or when the club's admin "
+                              "last changed one of its matches since."),
+    "min_matches": integer(1, description="The finished matches a player needed to be placed."),
+    "changed_after_close": {"type": "array", "description": "Closed: the evening's matches the club's admin "
+                                                            "changed since it closed, and when last.",
+                            "items": obj(cast(Schema, {
+                                "round": nullable(integer(1)), "table": nullable(integer(1)), "game": GAME_SLUG,
+                                "match": obj(cast(Schema, {"id": {"type": "string"}, "url": {"type": "string"}}),
+                                             ("id", "url")),
+                                "at": {"type": "string", "format": "date-time"}}),
+                                ("round", "table", "game", "match", "at"))},
 }, ("evening", "season", "url", "pdf_url", "rounds", "winners", "places"))}
 
 
@@ -707,7 +813,10 @@ def evening_results_paths(club: str) -> Schema:
                                "409": error("409"), "422": error("422")}, admin=True, parameters=[CLUB, EVENING_REF],
                               description="Only an evening played (its rounds, or matches on its day); 422 otherwise "
                                           "and for one already closed. A write to one of its matches then needs "
-                                          "`Club-Admin-Key` (403 without)."),
+                                          "`Club-Admin-Key` (403 without). Matches still being played are closed "
+                                          "too, as they stand (the page asks first; a client reads the results' "
+                                          "`finished` before it closes); their `version` grows, so that the phones "
+                                          "following them hear it."),
             "delete": operation("reopenEvening", "Reopen a closed evening",
                                 {"200": answer("The evening's results, open again.", "EveningResults"),
                                  "422": error("422")}, admin=True, parameters=[CLUB, EVENING_REF],

@@ -238,16 +238,27 @@ def season_path(club: Club, season_id: int) -> Season:
 
 
 def closed_state(season: Season) -> dict[str, object]:
-    """A season with its champions per game (none while open)."""
-    return {**season_state(season), "champions": club_seasons.champions(club_seasons.final_view(season))
-            if season.closed_at is not None else {}}
+    """A season with its champions per game (none while open), and who led a game nobody was ranked in."""
+    view = club_seasons.final_view(season) if season.closed_at is not None else None
+    return {**season_state(season), "champions": club_seasons.champions(view) if view is not None else {},
+            "provisional_champions": club_seasons.leading(view) if view is not None else {}}
+
+
+@bp.put("/clubs/<club_id>/seasons/<int:season_id>")
+def change_season(club_id: str, season_id: int):
+    """Rename a season or change its days: each of name, starts and ends that is given."""
+    club = authorize(club_id)
+    season, data = season_path(club, season_id), body()
+    parts = {name: data[name] for name in ("name", "starts", "ends") if name in data}
+    return jsonify(season_state(clubs.change_season(club, season, **parts)))
 
 
 @bp.post("/clubs/<club_id>/seasons/<int:season_id>/close")
 def close_season(club_id: str, season_id: int):
+    """Close a season; before its last day only with {"early": true} (its last day then becomes today)."""
     club = authorize(club_id)
     season = season_path(club, season_id)
-    club_seasons.close(club, season)
+    club_seasons.close(club, season, early=body().get("early", False) if request.content_length else False)
     return jsonify(closed_state(season))
 
 
@@ -262,8 +273,8 @@ def reopen_season(club_id: str, season_id: int):
 @bp.get("/clubs/<club_id>/hall-of-fame")
 def hall_of_fame(club_id: str):
     club = clubs.must_find(club_id)
-    return jsonify({"seasons": [{"season": season_state(season), "champions": champions}
-                                for season, champions in club_seasons.hall_of_fame(club)]})
+    return jsonify({"seasons": [{"season": season_state(fame.season), "champions": fame.champions,
+                                 "provisional_champions": fame.leading} for fame in club_seasons.hall_of_fame(club)]})
 
 
 @bp.get("/clubs/<club_id>/evenings")
@@ -316,6 +327,8 @@ class PlannedState(TypedDict):
     coming: list[PlayerState]
     not_coming: list[PlayerState]
     present: list[PlayerState]
+    absent: list[PlayerState]
+    here: list[PlayerState]
 
 
 def planned_state(club: Club, evening: Evening) -> PlannedState:
@@ -325,13 +338,14 @@ def planned_state(club: Club, evening: Evening) -> PlannedState:
             "place": evening.place, "note": evening.note,
             "url": url_for("clubs.club", public_id=club.public_id, _anchor=f"evening-{evening.id}"),
             "coming": [player_state(p) for p in said.coming], "not_coming": [player_state(p) for p in said.not_coming],
-            "present": [player_state(p) for p in said.present]}
+            "present": [player_state(p) for p in said.present], "absent": [player_state(p) for p in said.absent],
+            "here": [player_state(p) for p in said.here]}
 
 
 def attendance_state(club: Club, row: Attendance, **extra: str) -> dict[str, object]:
     player = player_of(club, row.player_id)
     return {"evening": row.evening_id, "player": player.id, "name": player.name, "coming": row.answer == "in",
-            "present": row.present, "proven": row.proven, **extra}
+            "present": row.present, "absent": row.absent, "proven": row.proven, **extra}
 
 
 def member_or_403(club: Club) -> ClubPlayer:
@@ -571,13 +585,14 @@ def round_args(data: JsonObject) -> tuple[str | list[str], int | None, list[tupl
     return data.get("game"), seed, [(a, b) for a, b in raw]
 
 
-def proposed_state(club: Club, seed: int, number: int, drawn: Round) -> dict[str, object]:
+def proposed_state(club: Club, seed: int, number: int, drawn: Round, first: int = 1) -> dict[str, object]:
+    """A proposal as answered; its tables numbered from first (new tables of a round continue its numbers)."""
     names = club_figures.names(club)
     return {"seed": seed, "number": number, "sat_out": list(drawn.sat_out),
             "sat_out_names": [names.get(player, "") for player in drawn.sat_out],
             "tables": [{"number": at, "game": table.game, "seat_ids": list(table.seats),
                         "players": [names.get(seat, "") for seat in table.seats],
-                        "first": names.get(table.seats[0], "")} for at, table in enumerate(drawn.tables, 1)]}
+                        "first": names.get(table.seats[0], "")} for at, table in enumerate(drawn.tables, first)]}
 
 
 def round_state(club: Club, made: EveningRound, tables: list[tuple[EveningTable, Match | None]], keys: bool = False
@@ -588,7 +603,7 @@ def round_state(club: Club, made: EveningRound, tables: list[tuple[EveningTable,
     for row in club_rounds.table_states(club, tables):
         table, match = row.table, row.match
         state: dict[str, object] = {"number": table.number, "game": table.game, "seat_ids": list(table.seat_ids),
-                                    "players": row.names, "match": None}
+                                    "players": row.names, "match": None, "ended": table.ended}
         if match is not None:
             state["match"] = {"id": match.public_id, "url": url_for("pages.match", public_id=match.public_id),
                               "hands": row.hands, "finished": row.finished}
