@@ -113,6 +113,24 @@ def test_a_player_leaving_ends_the_match_for_nobody_and_its_table_takes_no_more_
     assert shown[0]["ended"]["then"] == "ended" and shown[0]["ended"]["left"] == table[1][0] and shown[1]["ended"] is None
 
 
+def test_a_phone_at_a_table_that_ended_reads_why_at_the_top_and_is_offered_no_next_deal(night: PageNight, app: Flask):
+    (table, match), _other = night.tables()
+    with night.client.session_transaction() as session:
+        key = session["keys"][match]
+    phone = app.test_client()  # a phone at the table: it opened the match's edit link, it does not run the club
+    assert phone.get(f"/m/{match}/join?key={key}").status_code == 302
+    assert f"/m/{match}/hands/new" in phone.get(f"/m/{match}").text
+    done = night.client.post(leave_page(night, 1), data={"csrf_token": csrf_token(night.client, leave_page(night, 1)),
+                                                         "player": str(table[1][0]), "then": "ended"})
+    assert done.status_code == 302, reasons(done.text)
+    page = phone.get(f"/m/{match}").text
+    ended = "This table's match ended when a player left: it counts for nobody, and only the club's admin can change it."
+    assert seen(page).count(ended) == 2  # at the top, and where the next deal's button was
+    assert page.index('id="evening-closed"') < page.index('id="standings"')
+    assert f"/m/{match}/hands/new" not in page
+    assert "You are watching" not in seen(page)
+
+
 def test_someone_free_takes_the_seat_and_the_table_starts_a_new_match(night: PageNight, app: Flask):
     (table, match), _other = night.tables()
     out = sitting_out(night)

@@ -185,15 +185,18 @@ def has_ended_table(club: Club) -> bool:
 
 
 def check(match: Match, action: str, authority: matches.Authority) -> None:  # noqa: ARG001
-    """Refuse a write to the match of a table that ended, without the club's admin key (TableEnded).
-
-    A club none of whose tables ever ended answers without a read: most writes."""
-    if match.club_id is None:
-        return
-    club = club_of(match)
-    if club is None or not has_ended_table(club):
-        return
-    ended = db.session.scalar(select(EveningTable.id).where(EveningTable.match_id == match.id,
-                                                            EveningTable.ended.is_not(None)).limit(1))
-    if ended is not None and not links.key_matches(club.admin_key_hash, authority.key):
+    """Refuse a write to the match of a table that ended, without the club's admin key (TableEnded)."""
+    club = club_of(match) if table_ended(match) else None
+    if club is not None and not links.key_matches(club.admin_key_hash, authority.key):
         raise TableEnded()
+
+
+def table_ended(match: Match) -> bool:
+    """Whether the match is that of a table that ended when a player left.
+
+    A club none of whose tables ever ended answers without a read: most matches."""
+    club = club_of(match) if match.club_id is not None else None
+    if club is None or not has_ended_table(club):
+        return False
+    return db.session.scalar(select(EveningTable.id).where(EveningTable.match_id == match.id,
+                                                           EveningTable.ended.is_not(None)).limit(1)) is not None

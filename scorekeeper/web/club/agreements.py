@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 from flask_babel import get_locale, gettext as _
 from markupsafe import Markup
 
-from ...club import agreements, evening_results, results
+from ...club import agreements, evening_results, playing, results
 from ...i18n import translate
 from ...match import matches
 from ...models import Club, ClubPlayer, Match
@@ -52,14 +52,18 @@ def may_change(match: Match) -> bool:
     phone runs its club."""
     if match.club_id is None or admin_key(match) is not None:
         return True
-    return not agreements.is_locked(match) and evening_results.closed_evening_of(match) is None
+    return (not agreements.is_locked(match) and evening_results.closed_evening_of(match) is None
+            and not playing.table_ended(match))
 
 
 def barred(match: Match) -> agreements.Locked:
-    """Why this match takes no change from the table: its evening is closed, or its players agreed (locked)."""
+    """Why this match takes no change from the table: its evening is closed, its table ended when a player left,
+    or its players agreed (locked)."""
     closed = evening_results.closed_evening_of(match)
     if closed is not None:
         return evening_results.Closed(evening_results.title_of(closed))
+    if playing.table_ended(match):
+        return playing.TableEnded()
     return agreements.Locked(agreements.names(agreements.agreements(match)))
 
 
@@ -93,12 +97,18 @@ def barred_reason(match: Match) -> str | None:
 
 @bp.app_template_global()
 def evening_closed_note(match: Match) -> Markup:
-    """At the top of a club match's page when its evening is closed: only the club's admin changes it now."""
-    closed = evening_results.closed_evening_of(match) if match.club_id is not None else None
-    if closed is None:
+    """At the top of a club match's page when its evening is closed, or its table ended when a player left: only
+    the club's admin changes it now."""
+    if match.club_id is None:
         return Markup("")
-    return Markup(render_template("match/_evening_closed.html", sentence=translate(
-        evening_results.Closed(evening_results.title_of(closed)).reason)))
+    closed = evening_results.closed_evening_of(match)
+    if closed is not None:
+        reason = evening_results.Closed(evening_results.title_of(closed)).reason
+    elif playing.table_ended(match):
+        reason = playing.TableEnded().reason
+    else:
+        return Markup("")
+    return Markup(render_template("match/_evening_closed.html", sentence=translate(reason)))
 
 
 def member_of(match: Match) -> ClubPlayer | None:
