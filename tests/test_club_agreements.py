@@ -285,7 +285,7 @@ def test_the_admin_sets_how_many_agreements_lock_a_match(app: Flask, client: Fla
 
     club = new_club(client)
     page = client.get(f"/c/{club}/admin/settings").text
-    assert "Agreements to lock a match" in page and 'value="2"' in page  # offered: 2, though nothing is asked yet
+    assert "Agreements to lock a match" in page and 'value="0"' in page  # the club's own value: nothing asked yet
     with app.app_context():
         assert service.find(club).agree_to_lock == 0 and not service.find(club).confirm_hands
     for junk in ("-1", "12", "two", ""):

@@ -29,7 +29,7 @@ server.serve_forever()
 def app_config(database_url: str) -> dict[str, Any]:
     # The same secret in every process: a phone's session (its edit keys) works on all of them.
     return {"TESTING": True, "SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": database_url, "MIGRATE_ON_START": True,
-            "RATELIMIT_ENABLED": False}
+            "RATELIMIT_ENABLED": False, "PDF_RENDER_WAIT": 120}  # as tests/conftest.py: other tests print meanwhile
 
 
 class Answer:
