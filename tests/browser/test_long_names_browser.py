@@ -1,8 +1,10 @@
 """Long names at phone size, in English and in Russian: never cut, by their box, the screen's edge or an ellipsis.
 
 Kozyol's seats around the table, the teams' totals, the split under a deal beside Save, the seats of a new
-match as they are typed, and the club's standings (its "Place" heading): each name wraps between its words
-(or after a hyphen) and shrinks for a long word, and stays on the screen.
+match as they are typed, and the club's standings (its "Place" heading); Barbu's and Hearts' totals, the roles
+of the next hand, the doubles owed, the score sheet's headings, a hand's form down to what Save records, and
+the Hearts sheet to print (its dealers and headings): each name wraps between its words (or after a hyphen) and
+shrinks for a long word, and stays on the screen.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import pytest
 
 from helpers.browser import BROKEN, made
 from helpers.clubs import QUICK, TEAM_1_LOSES
+from helpers.matches import barbu_entry, hearts_entry
 
 LONG = ["Fyodor Dostoyevsky-Karamazov", "Александровна Константинопольская", "Maximiliana Ekaterina",
         "Bartholomew Abernathy"]
@@ -84,3 +87,46 @@ def test_the_standings_show_their_headings_and_long_names_whole(phone, language:
     standings = ".club-table.standings"
     assert cut(page, f"{standings} thead th.place, {standings} thead th.who, {standings} td.who a") == []
     assert cut(page, f"{standings} thead th", on_screen=False) == []  # the figures' columns scroll sideways
+
+
+# Barbu's and Hearts' match page: the totals, the next hand's roles, the doubles owed and the line under the
+# hand just saved. On the score sheet: a declarer's block (Barbu), the players' headings (Hearts: the sheet scrolls
+# sideways, so on the screen or not; Barbu's four columns fit the phone, a name whole in the totals above them).
+MATCH = ".totals .name, .roles dd, .owed, .running-totals .name, #saved a"
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_barbu_names_are_never_cut_at_the_table(phone, tap, screenshot, language: str):
+    page = phone()
+    match_id = made(page, "barbu", LONG, {"first_declarer": LONG[0]}, [barbu_entry(n, LONG) for n in (1, 2)])
+    in_language(page, language, f"/m/{match_id}")
+    assert cut(page, MATCH) == []
+    assert cut(page, ".sheet .block th") == []
+    screenshot(page, "match")
+    in_language(page, language, f"/m/{match_id}/hands/new?variant=barbu")
+    tap(page.locator(".chips[data-field=king_of_hearts] .chip", has_text=LONG[1]))
+    for cell in page.locator(".doubles .cell").all()[:2]:
+        tap(cell.locator(".chip").nth(1))  # a double of each of the first two: Save's summary names who and whom
+    page.locator(".save-bar .save-summary").filter(has_text=LONG[3]).wait_for()
+    assert cut(page, ".doubler .who, .cell legend, .chips .chip span, .save-bar .save-summary") == []
+    screenshot(page, "hand")
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_hearts_names_are_never_cut_at_the_table(phone, screenshot, language: str):
+    page = phone()
+    players = [*LONG, "Ann", "Bob"]
+    match_id = made(page, "hearts", players, {}, [hearts_entry(n, players) for n in (1, 2)])
+    in_language(page, language, f"/m/{match_id}")
+    assert cut(page, MATCH) == []
+    assert cut(page, ".hearts-sheet thead th", on_screen=False) == []
+    screenshot(page, "match")
+    in_language(page, language, f"/m/{match_id}/hands/new")
+    for seat in range(len(players)):
+        page.locator(f"#hearts_{seat}").fill(str(4 + seat % 2))
+    page.locator(".save-bar .save-summary").filter(has_text=LONG[1]).wait_for()
+    assert cut(page, ".player-row .stepper label, .save-bar .left, .save-bar .save-summary, .upcoming") == []
+    screenshot(page, "hand")
+    # The printable sheet as the phone shows it: the dealers' column and the players' headings (it scrolls).
+    in_language(page, language, f"/m/{match_id}/sheet")
+    assert cut(page, ".hearts-lines td.lead, .hearts-lines th.player", on_screen=False) == []

@@ -18,7 +18,7 @@ from ...games import barbu
 from ...games.barbu import BarbuHand, BarbuSummary
 from ...games.base import ranking
 from ...i18n import translate
-from .lines import EM_SPACE, NBSP, fit, isolated, line, number
+from .lines import EM_SPACE, GRID_TYPE, MONO, NBSP, PADDING, fit, head_type, isolated, line, number
 
 SEAT_LETTERS = "ABCD"
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
@@ -30,6 +30,7 @@ NUMBER, CONTRACT = 3, 21
 RAW, SCORE, TOTAL, MARKS = 3, 4, 5, 12
 LEAD = NUMBER + 1 + CONTRACT + 1
 PLAYER = 1 + RAW + 1 + SCORE + 1 + TOTAL + 2 + MARKS + 1
+HEAD_ROOM = (PLAYER + 0.5) * MONO * GRID_TYPE - PADDING  # points inside the narrowest player's header (the last)
 
 
 class DeclarerBlock(TypedDict):
@@ -51,6 +52,7 @@ class BarbuSheet(TypedDict):
     seats_line: str
     lead_head: str
     total_line: str
+    head_types: list[str]  # each player's class above his column: smaller type for a long word (lines.head_type)
 
 
 def blocks(players: list[str], first: str | None, hands: list[BarbuHand]) -> list[DeclarerBlock]:
@@ -140,4 +142,5 @@ def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[Bar
             block["lines"] = [hand_line(n, hand, players) for n, hand in block["rows"]]
     return {"blocks": grid, "letters": SEAT_LETTERS, "ranking": ranking(summary["totals"]) if summary else [],
             "seats_line": EM_SPACE.join(f"{letter}{NBSP}{isolated(p)}" for letter, p in zip(SEAT_LETTERS, players)),
-            "lead_head": lead_head(), "total_line": total_line(summary, players) if summary else ""}
+            "lead_head": lead_head(), "total_line": total_line(summary, players) if summary else "",
+            "head_types": [head_type(p, HEAD_ROOM) for p in players]}

@@ -10,11 +10,14 @@ The header above the lines stays a table whose columns are as wide as the fields
 column; names never go into a line.
 
 Widths count display columns, as a terminal does: a wide character (Chinese, Japanese, Korean)
-takes two, a combining mark none.
+takes two, a combining mark none. A name above its column is never cut inside a word: it wraps
+between its words (or after a hyphen), and a word wider than the column prints in smaller type
+(``head_type``).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import NotRequired, TypedDict
@@ -27,6 +30,13 @@ GAP = " "  # between two fields; the stylesheet draws the column's rule under it
 ISOLATE, POP = "\u2068", "\u2069"
 NBSP, EM_SPACE = "\u00a0", "\u2003"
 SUIT_CLASSES = {"♠": "suit-spades", "♥": "suit-hearts", "♦": "suit-diamonds", "♣": "suit-clubs"}
+# The sizes of the grid (static/sheet.css .grid.lines): its monospace type, a character's advance in it, and a
+# header cell's padding on both sides (points). A name above a column is bold sans in HEAD_TYPE points, a letter of
+# it at most LETTER em wide, near enough (DejaVu Sans Bold: Cyrillic .73, Latin capitals .76); a name whose longest
+# word would not fit takes the largest of HEAD_SIZES that it fits (.grid.lines th.type-N, N in tenths of a point).
+GRID_TYPE, MONO, PADDING = 8.5, 0.602, 4.6
+HEAD_TYPE, LETTER = 7.5, 0.75
+HEAD_SIZES = (7.0, 6.5, 6.0, 5.5, 5.0, 4.5, 4.0, 3.5, 3.0, 2.5)
 
 
 def width(text: str) -> int:
@@ -37,6 +47,39 @@ def width(text: str) -> int:
     """
     return sum(0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1
                for char in text)
+
+
+def longest_word(name: str) -> int:
+    """Display columns of the name's longest word: a line breaks between words and after a hyphen.
+
+    >>> longest_word("Fyodor Dostoyevsky-Karamazov"), longest_word("王小明 Li"), longest_word("")
+    (12, 6, 0)
+    """
+    return max((width(word) for word in re.split(r"\s+|(?<=-)", name)), default=0)
+
+
+def head_type(name: str, room: float) -> str:
+    """The class that prints a name above a column with room points inside it in smaller type, so that its longest
+    word fits whole; "" when it fits as it is. (The smallest type for a word wider still.)
+
+    >>> head_type("Maximiliana Ekaterina", 73.7), head_type("Константинопольская", 73.7), head_type("Q" * 40, 50)
+    ('', ' type-50', ' type-25')
+    """
+    longest = longest_word(name) * LETTER
+    if longest * HEAD_TYPE <= room:
+        return ""
+    size = next((size for size in HEAD_SIZES if longest * size <= room), HEAD_SIZES[-1])
+    return f" type-{round(size * 10)}"
+
+
+def narrowest(names: Iterable[str], widths: Sequence[int]) -> int:
+    """The first of widths that holds every name whole (the last for a name wider still).
+
+    >>> narrowest(["Ann", "Bob"], (12, 20, 40)), narrowest(["Fyodor Dostoyevsky-Karamazov"], (12, 20, 33, 40))
+    (12, 33)
+    """
+    longest = max((width(name) for name in names), default=0)
+    return next((size for size in widths if size >= longest), widths[-1])
 
 
 def fit(text: str, size: int, align: str = "<") -> str:
