@@ -34,13 +34,13 @@ def test_an_undone_hand_can_be_put_back_as_it_was(app):
     kept = hands(phone, made)
     assert phone.post(f"/m/{made['id']}/hands/2/undo", data={"csrf_token": token(phone, made)}).status_code == 302
     page = phone.get(f"/m/{made['id']}").text
-    assert "Hand 2 undone." in page and "Put hand 2 back" in page
-    assert "Put hand 2 back" not in app.test_client().get(f"/m/{made['id']}").text, "only an editor can"
+    assert "Deal 2 undone." in page and "Put deal 2 back" in page
+    assert "Put deal 2 back" not in app.test_client().get(f"/m/{made['id']}").text, "only an editor can"
     answer = phone.post(f"/m/{made['id']}/hands/2/back", data={"csrf_token": token(phone, made)})
     assert answer.status_code == 302
-    assert "Hand 2 is back." in phone.get(answer.headers["Location"]).text
+    assert "Deal 2 is back." in phone.get(answer.headers["Location"]).text
     assert hands(phone, made) == kept
-    assert "Put hand 2 back" not in phone.get(f"/m/{made['id']}").text
+    assert "Put deal 2 back" not in phone.get(f"/m/{made['id']}").text
 
 
 def undo_on(phone, made, number: int):
@@ -67,12 +67,12 @@ def test_an_undone_hand_comes_back_from_the_history_after_later_hands(app):
     undo_on(phone, made, 2)
     app.test_client().post(f"/api/v1/matches/{made['id']}/hands", json={"points": [61, 59]},
                            headers=bearer(made["edit_key"]))
-    assert "Put hand 2 back" not in app.test_client().get(f"/m/{made['id']}/history").text, "only an editor can"
-    page, landed = put_back_from_history(phone, made, "Put hand 2 back as hand 3")
-    assert "Hand 2 is back, as hand 3." in page
+    assert "Put deal 2 back" not in app.test_client().get(f"/m/{made['id']}/history").text, "only an editor can"
+    page, landed = put_back_from_history(phone, made, "Put deal 2 back as deal 3")
+    assert "Deal 2 is back, as deal 3." in page
     assert landed.endswith("#saved"), "the phone lands on the next hand's controls"
     assert [hand["entry"]["points"] for hand in hands(phone, made)] == [[75, 45], [61, 59], [30, 90]]
-    assert "Put hand 2 back" not in phone.get(f"/m/{made['id']}/history").text, "put back once"
+    assert "Put deal 2 back" not in phone.get(f"/m/{made['id']}/history").text, "put back once"
 
 
 def test_a_second_tap_on_put_back_records_nothing_more(app):
@@ -96,7 +96,7 @@ def test_a_hand_typed_again_is_no_longer_offered(app):
     phone = editor_of(app, made)
     undo_on(phone, made, 2)
     app.test_client().post(f"/api/v1/matches/{made['id']}/hands", json=KOZYOL[1], headers=bearer(made["edit_key"]))
-    assert "Put hand 2 back" not in phone.get(f"/m/{made['id']}/history").text
+    assert "Put deal 2 back" not in phone.get(f"/m/{made['id']}/history").text
 
 
 def test_hands_come_back_in_their_order(app):

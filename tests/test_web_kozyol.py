@@ -389,7 +389,7 @@ def test_undo_removes_the_last_deal_only(client, pid):
     assert f'action="/m/{pid}/hands/2/undo"' in body and f'action="/m/{pid}/hands/1/undo"' not in body
     answer = post_form(client, f"/m/{pid}/hands/2/undo", {}, token_from=f"/m/{pid}")
     assert answer.status_code == 302
-    assert "Hand 2 was undone." in text(client.get(answer.headers["Location"]))
+    assert "Deal 2 was undone." in text(client.get(answer.headers["Location"]))
     assert len(state(client, pid)["hands"]) == 1
     post_form(client, f"/m/{pid}/hands/2/undo", {}, token_from=f"/m/{pid}")
     assert len(state(client, pid)["hands"]) == 1

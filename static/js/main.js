@@ -41,6 +41,7 @@ function scrollHints() {
 function fitNames() {
   document.querySelectorAll("[data-fit]").forEach((box) => {
     box.style.removeProperty("font-size");
+    box.style.overflowWrap = "normal";  // measured whole: a word breaks only if the smallest type cannot hold it
     const style = getComputedStyle(box), least = parseFloat(style.getPropertyValue("--fit-least"));
     const step = parseFloat(style.getPropertyValue("--fit-step"));
     let size = parseFloat(style.fontSize);
@@ -48,6 +49,7 @@ function fitNames() {
       size -= step;
       box.style.fontSize = `${size}px`;
     }
+    box.style.removeProperty("overflow-wrap");
   });
 }
 const refit = () => requestAnimationFrame(fitNames);  // after the scripts that change a name have run

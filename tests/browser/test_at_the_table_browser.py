@@ -61,9 +61,9 @@ def test_the_working_of_a_deal_undo_taken_back_and_a_new_link_asked_first(phone,
 
     # Undo is one tap; putting the deal back is one more.
     tap(editor.locator(".undo-last").get_by_role("button", name="Undo deal 1"))
-    expect(editor.get_by_text("Hand 1 undone.")).to_be_visible()
-    tap(editor.get_by_role("button", name="Put hand 1 back"))
-    expect(editor.get_by_text("Hand 1 is back.")).to_be_visible()
+    expect(editor.get_by_text("Deal 1 undone.")).to_be_visible()
+    tap(editor.get_by_role("button", name="Put deal 1 back"))
+    expect(editor.get_by_text("Deal 1 is back.")).to_be_visible()
     expect(editor.locator("#hand-1")).to_contain_text("45 : 75")
 
     # A new edit link is made only once confirmed; the other phone is then told why it cannot enter deals.

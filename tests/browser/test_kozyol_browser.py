@@ -98,7 +98,7 @@ def test_a_kozyol_series_from_a_phone_with_a_watcher(phone, new_match, tap, scre
     # Undo the eggs through the second server process.
     editor.goto(f"{second_server}/m/{match_id}")
     since = live.saved(editor, lambda: tap(editor.locator(".undo-last").get_by_role("button", name="Undo deal 3")))
-    expect(editor.get_by_text("Hand 3 was undone.")).to_be_visible()
+    expect(editor.get_by_text("Deal 3 was undone.")).to_be_visible()
     live.wait("undone deal, by another server process", since, watcher,
               lambda ms: watcher.locator("#hand-3").wait_for(state="detached", timeout=ms))
     assert totals(watcher) == totals(editor) == ["8", "0"]

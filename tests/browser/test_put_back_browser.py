@@ -34,12 +34,12 @@ def test_an_undone_deal_comes_back_from_the_history_and_lands_on_the_next_deal(p
     match_id, auth = opened(page, "kozyol", {}, DEALS)
     undo_then_play_on(page, match_id, auth, {"points": [61, 59]})
     page.goto(f"/m/{match_id}/history")
-    tap(page.get_by_role("button", name="Put hand 2 back as hand 3"))
-    expect(page.get_by_text("Hand 2 is back, as hand 3.")).to_be_visible()
+    tap(page.get_by_role("button", name="Put deal 2 back as deal 3"))
+    expect(page.get_by_text("Deal 2 is back, as deal 3.")).to_be_visible()
     expect(page.locator("#next").get_by_role("link", name="Enter deal 4")).to_be_in_viewport()
     expect(page.locator("#hand-3")).to_contain_text("30 : 90")
     page.goto(f"/m/{match_id}/history")
-    expect(page.get_by_role("button", name="Put hand 2 back as hand 3")).to_have_count(0)
+    expect(page.get_by_role("button", name="Put deal 2 back as deal 3")).to_have_count(0)
 
 
 def test_a_hand_that_cannot_come_back_says_why(phone, tap):
@@ -62,7 +62,7 @@ def test_the_history_with_a_hand_to_put_back_passes_axe(phone, scheme):
     match_id, auth = opened(page, "kozyol", {}, DEALS)
     undo_then_play_on(page, match_id, auth, {"points": [61, 59]})
     page.goto(f"/m/{match_id}/history")
-    button = page.get_by_role("button", name="Put hand 2 back as hand 3")
+    button = page.get_by_role("button", name="Put deal 2 back as deal 3")
     expect(button).to_be_visible()
     box = button.bounding_box()
     assert box["width"] >= TAP - 0.5 and box["height"] >= TAP - 0.5, box

@@ -19,6 +19,9 @@ WIDTH = 390
 
 
 def no_sideways_scrolling(page: Any) -> None:
+    # Measured once the page's fonts are in and its long names fitted (main.js, on the next frames).
+    page.evaluate("() => document.fonts.ready.then(() => new Promise((done) => "
+                  "requestAnimationFrame(() => requestAnimationFrame(done))))")
     page_width = page.evaluate("document.documentElement.scrollWidth")
     assert page_width <= WIDTH, f"the page is {page_width} px wide"
     sheet = page.locator(".scroll[role=region]").first

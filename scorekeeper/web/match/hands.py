@@ -105,8 +105,12 @@ def put_back(public_id: str, number: int):
     except (matches.Conflict, matches.NotFound, Refusal) as err:
         flash(_("There is no such hand.") if isinstance(err, matches.NotFound) else translate(err.reason))
         return redirect(url_for("archive.history", public_id=public_id))
-    flash(_("Hand %(number)s is back.", number=number) if placed == number
-          else _("Hand %(number)s is back, as hand %(placed)s.", number=number, placed=placed))
+    if match.game == "kozyol":  # played in deals, and says so on every screen
+        flash(_("Deal %(number)s is back.", number=number) if placed == number
+              else _("Deal %(number)s is back, as deal %(placed)s.", number=number, placed=placed))
+    else:
+        flash(_("Hand %(number)s is back.", number=number) if placed == number
+              else _("Hand %(number)s is back, as hand %(placed)s.", number=number, placed=placed))
     return redirect(outbox.landing(match, played, placed, True))
 
 
@@ -119,7 +123,8 @@ def undo(public_id: str, number: int):
     else:
         try:
             matches.undo(public_id, number, phone.source(), authority=agreement_pages.authority(match))
-            flash(_("Hand %(number)s was undone.", number=number))
+            flash(_("Deal %(number)s was undone.", number=number) if match.game == "kozyol"  # played in deals
+                  else _("Hand %(number)s was undone.", number=number))
         except (matches.Conflict, matches.NotFound, Refusal) as err:
             flash(_("There is no such hand.") if isinstance(err, matches.NotFound) else translate(err.reason))
     return redirect(url_for("pages.match", public_id=match.public_id))
