@@ -22,7 +22,9 @@ def test_two_phones_agree_the_match_is_locked_and_the_admin_changes_it_with_a_re
     admin.goto(club["admin_url"])
     admin.goto(f"/c/{club['id']}/admin/settings#agreement")
     settings = admin.locator("#agreement")
-    expect(settings.get_by_label("Agreements to lock a match")).to_have_value("2")  # the suggested value
+    field = settings.get_by_label("Agreements to lock a match")
+    expect(field).to_have_value("0")  # the club's own value: nothing is asked yet
+    field.fill("2")
     tap(settings.get_by_role("button", name="Save"))
     expect(admin.get_by_text("Saved: how the club agrees to its results.")).to_be_visible()
     problems: dict[str, list[str]] = {}
