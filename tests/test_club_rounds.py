@@ -12,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from helpers.club_nights import posted
 from helpers.clubs import admin_post, member as club_member, new_club, reasons
 from helpers.forms import csrf_token
 from helpers.i18n import seen
@@ -210,16 +211,6 @@ def proposal(night: Evening, query: str = "?game=kozyol") -> tuple[str, str]:
     page = night.client.get(where)
     assert page.status_code == 200
     return where, page.text
-
-
-def posted(page: str) -> dict[str, list[str]]:
-    """The confirmation form's fields as the page holds them."""
-    form = page.rsplit('<form method="post"', 1)[1].split("</form>", 1)[0]
-    fields: dict[str, list[str]] = {}
-    for tag in re.findall(r"<input [^>]*>", form):
-        name, value = re.search(r'name="([^"]+)"', tag)[1], re.search(r'value="([^"]*)"', tag)[1]
-        fields.setdefault(name, []).append(value)
-    return fields
 
 
 def test_the_admin_draws_swaps_and_confirms_and_a_reload_keeps_the_proposal(night: Evening):
