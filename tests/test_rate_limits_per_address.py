@@ -20,7 +20,7 @@ from flask.testing import FlaskClient
 
 from helpers.api import bearer, error_of
 from helpers.apps import apps
-from helpers.clubs import QUICK, ahead
+from helpers.clubs import QUICK, ahead, member_key
 from helpers.forms import csrf_token
 from helpers.matches import PLAYERS
 from helpers.openapi import check_answer
@@ -71,15 +71,6 @@ def as_admin(client: FlaskClient, club: dict[str, Any]) -> FlaskClient:
     """The phone opens the club's admin link: it holds the admin key from now on."""
     assert client.get(f"/c/{club['id']}/join/{club['admin_key']}").status_code == 302
     return client
-
-
-def member_key(app: Flask, club: dict[str, Any], name: str) -> str:
-    """The member link's key the admin gives a roster player."""
-    from scorekeeper.club import roster, service as clubs
-
-    with app.app_context():
-        _player, key = roster.issue_member_key(clubs.find(club["id"]), club["players"][name])
-    return key
 
 
 def start(client: FlaskClient, club: dict[str, Any], headers: dict[str, str] | None = None):
@@ -176,7 +167,7 @@ def test_a_strangers_club_matches_refuse_neither_another_address_nor_the_admin(a
 def test_a_stranger_cannot_spend_a_proven_members_budget(app: Flask):
     wifi = "192.0.2.80"  # the club's Wi-Fi: the stranger and the member behind one address
     club = new_club(phone(app, "192.0.2.79"), *PLAYERS)
-    key = member_key(app, club, "Ann")
+    key = member_key(app, club["id"], club["players"]["Ann"])
     stranger, another = phone(app, wifi), phone(app, "192.0.2.81")
     assert [start(stranger, club).status_code for _ in range(3)] == [201, 201, 429]
     assert [start(another, club).status_code for _ in range(3)] == [201, 201, 429]  # the club's total is spent
@@ -189,7 +180,7 @@ def test_a_stranger_cannot_spend_a_proven_members_budget(app: Flask):
     refused_json(start(api, club, {"Club-Member-Key": key}), MATCHES)
     refused_page(start_on_the_page(member, club))
     # Another member's bucket is their own.
-    assert start(api, club, {"Club-Member-Key": member_key(app, club, "Bob")}).status_code == 201
+    assert start(api, club, {"Club-Member-Key": member_key(app, club["id"], club["players"]["Bob"])}).status_code == 201
 
 
 # -- attendance answers ----------------------------------------------------------------------------------
@@ -225,7 +216,7 @@ def test_attendance_answers_over_the_limit_answer_429_with_retry_after(app: Flas
     assert stranger.post(urls[0], json={"player": ann, "coming": True},
                          headers=bearer(first["admin_key"])).status_code == 200
     member = phone(app, "192.0.2.90")
-    assert member.get(f"/c/{first['id']}/member/{member_key(app, first, 'Cid')}").status_code == 302
+    assert member.get(f"/c/{first['id']}/member/{member_key(app, first['id'], first['players']['Cid'])}").status_code == 302
     evening = urls[0].split("/")[-2]
     token = csrf_token(member, "/clubs/new")
     page = f"/c/{first['id']}/evenings/{evening}/answer"
