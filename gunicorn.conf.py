@@ -57,18 +57,23 @@ limit_request_field_size = 8190  # gunicorn's default; a longer header field: gu
 
 def post_fork(server, worker):
     """Spread the workers' restarts: the first ones recycle after 1 + 1/N, 1 + 2/N ... times max_requests
-    (scorekeeper/serving.py); and a worker ends with its master."""
+    (scorekeeper/serving.py); and a worker still booting is killed outright with its master, so that a
+    master started again at once finds its port free."""
+    import signal
+
     from scorekeeper.serving import end_with_parent, lifetime
 
     if getattr(server, "pid", None):
-        end_with_parent(server.pid)
+        end_with_parent(server.pid, signal.SIGKILL)
     worker.max_requests = lifetime(worker.age, server.num_workers, max_requests) or worker.max_requests
 
 
 def post_worker_init(worker):
-    """A new worker compiles the templates and reads the latest clubs' figures before its first request."""
-    from scorekeeper.serving import warm
+    """A new worker compiles the templates and reads the latest clubs' figures before its first request;
+    ready, it ends gracefully with its master (SIGTERM: the requests it holds are finished)."""
+    from scorekeeper.serving import end_with_parent, warm
 
     warmed = warm(worker.wsgi)
+    end_with_parent(worker.ppid)
     worker.log.info("worker %s warm: %s templates, %s clubs; recycled after %s requests", worker.pid,
                     warmed["templates"], warmed["clubs"], worker.max_requests)

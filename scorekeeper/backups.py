@@ -15,6 +15,8 @@ config.py (each file it replaces kept beside it as ``<name>.before-restore``). S
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -33,8 +35,22 @@ SQLITE_COPY, POSTGRES_COPY = "database.sqlite", "database.pgdump"
 SECRET, CONFIG = "secret_key", "config.py"
 
 
+FULL = ("No backup was written: {into} has no space left, and nothing was left behind there; free some space "
+        "there or back up onto another disk, then run the backup again.")
+NO_SPACE = "No space left on device"  # how pg_dump says it (strerror of ENOSPC)
+
+
 class BackupError(Exception):
     """A backup that cannot be taken, or a folder that is not a whole backup of this app."""
+
+
+def no_space(err: BaseException) -> bool:
+    """Whether a backup failed because its disk is full: the file system's, SQLite's or pg_dump's way of saying so."""
+    if isinstance(err, OSError):
+        return err.errno in (errno.ENOSPC, errno.EDQUOT)
+    if isinstance(err, sqlite3.Error):
+        return getattr(err, "sqlite_errorname", "") == "SQLITE_FULL"
+    return isinstance(err, BackupError) and NO_SPACE in str(err)
 
 
 def digest(path: Path) -> str:
@@ -64,8 +80,9 @@ def take(database_url: str, instance: Path, secret_key: str, revision: str | Non
     if final.exists():
         raise BackupError(f"{final} exists already")
     shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
+    made_into = not into.exists()
     try:
+        partial.mkdir(parents=True)
         source = sqlite_path(database_url)
         if source is not None:
             copy_sqlite(source, partial / SQLITE_COPY)
@@ -88,8 +105,13 @@ def take(database_url: str, instance: Path, secret_key: str, revision: str | Non
             with path.open("rb") as written:
                 os.fsync(written.fileno())
         partial.rename(final)
-    except BaseException:
+    except BaseException as err:
         shutil.rmtree(partial, ignore_errors=True)
+        if made_into:
+            with contextlib.suppress(OSError):
+                into.rmdir()
+        if no_space(err):
+            raise BackupError(FULL.format(into=into)) from err
         raise
     return final
 

@@ -16,6 +16,7 @@ And a whole server's backup, taken while it runs, and its restore (scorekeeper/b
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import click
@@ -135,7 +136,7 @@ def backup(into: Path) -> None:
     try:
         made = backups.take(current_app.config["SQLALCHEMY_DATABASE_URI"], Path(current_app.instance_path),
                             current_app.config["SECRET_KEY"], revision, into)
-    except (backups.BackupError, OSError) as err:
+    except (backups.BackupError, OSError, sqlite3.Error) as err:  # said in one line (a full disk: backups.FULL)
         raise click.ClickException(str(err)) from err
     click.echo(f"backed up into {made}")
 

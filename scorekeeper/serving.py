@@ -50,24 +50,28 @@ def lifetime(age: int, workers: int, max_requests: int, jitter: int = 0) -> int:
 PR_SET_PDEATHSIG = 1  # Linux's prctl option: the signal a process gets when its parent ends
 
 
-def end_with_parent(parent: int) -> bool:
-    """Have this worker ended (SIGTERM) when its master ends, however the master ended; True where it can.
+def end_with_parent(parent: int, how: int = signal.SIGTERM) -> bool:
+    """Have this worker ended by the signal `how` when its master ends, however the master ended; True where it can.
 
     A master killed outright (SIGKILL, the OOM killer) leaves its workers running: one still importing the
     app holds the listening socket for seconds, and a master started again at once could not bind its port.
     Linux tells a process of its parent's end only if asked (prctl); asked, a worker that finds its master
     already gone meanwhile ends at once. Elsewhere gunicorn's own check (the parent's pid) is all there is.
+
+    gunicorn.conf.py asks twice: SIGKILL while the worker boots (gunicorn's SIGTERM would only be noted, and
+    the worker would go on loading the app and warming up with the port in hand; a booting worker has no
+    request to finish), then SIGTERM once it is ready, which lets it finish the requests it holds.
     """
     if not sys.platform.startswith("linux"):
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+        if libc.prctl(PR_SET_PDEATHSIG, how, 0, 0, 0) != 0:
             return False
     except (OSError, AttributeError):
         return False
     if os.getppid() != parent:  # the master ended before the request took: nobody would send the signal
-        os.kill(os.getpid(), signal.SIGTERM)
+        os.kill(os.getpid(), how)
     return True
 
 

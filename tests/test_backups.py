@@ -14,6 +14,7 @@ from flask import Flask
 
 from helpers.api import bearer
 from helpers.databases import Template
+from helpers.full_disk import FullDisk
 from helpers.matches import PLAYERS
 from scorekeeper import backups
 from scorekeeper.app import create_app
@@ -116,3 +117,29 @@ def test_a_damaged_backup_is_refused_and_changes_nothing(server: Flask, tmp_path
     assert len(hands_of(server, match["id"])) == 1  # the database as it was
     not_one = server.test_cli_runner().invoke(args=["restore", "--yes", str(tmp_path)])
     assert not_one.exit_code != 0 and "not a backup" in not_one.output
+
+
+def test_a_backup_onto_a_full_disk_says_so_in_one_sentence_and_leaves_nothing_there(server: Flask, tmp_path: Path):
+    """The backup disk is full: `flask backup` fails (non-zero) with one sentence, what failed, that nothing was
+    left behind and what to do; no traceback, no partial folder. Once space is freed the same command backs up."""
+    disk = FullDisk(tmp_path / "usb")
+    if not disk.mounted:
+        pytest.skip(f"this machine lets no test mount a small disk: {disk.why}")
+    try:
+        client = server.test_client()
+        assert client.post("/api/v1/matches", json={"game": "kozyol", "players": PLAYERS}).status_code == 201
+        disk.fill()
+        into = disk.path / "scorekeeper"
+        failed = server.test_cli_runner().invoke(args=["backup", str(into)])
+        assert failed.exit_code == 1 and isinstance(failed.exception, SystemExit), failed.output
+        said = failed.output.strip()
+        assert len(said.splitlines()) == 1 and "Traceback" not in said, said
+        assert said.startswith("Error: No backup was written") and "no space left" in said, said
+        assert "nothing was left behind" in said and "free some space" in said, said
+        assert sorted(path.name for path in disk.path.iterdir()) == ["filler"]
+        disk.free()
+        done = server.test_cli_runner().invoke(args=["backup", str(into)])
+        assert done.exit_code == 0, done.output
+        assert [path.name.startswith("scorekeeper-backup-") for path in into.iterdir()] == [True]
+    finally:
+        disk.close()

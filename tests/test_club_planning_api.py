@@ -98,6 +98,52 @@ def test_an_answer_gives_a_key_that_alone_changes_it_besides_the_admin_key(clien
     assert read["coming"] == [{"id": ann, "name": "Ann"}]
 
 
+def test_an_answer_sent_again_after_its_answer_was_lost_is_answered_not_refused(client: FlaskClient, club, document):
+    """A phone that sent "I'm in" with the club link alone and lost the answer sends it again: the same answer,
+    already kept, is answered again (Idempotent-Replayed) and changes nothing; the key it first gave still rules."""
+    (evening,) = planned(client, club, document)
+    url = f"{API}/clubs/{club['id']}/planned-evenings/{evening['id']}/answers"
+    ann = club["players"]["Ann"]
+    lost = client.post(url, json={"player": ann, "coming": True})
+    again = client.post(url, json={"player": ann, "coming": True})
+    check_answer(document, f"{ONE}/answers", "POST", again)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true", again.get_json()
+    assert (again.get_json()["coming"], again.get_json()["proven"]) == (True, False)
+    assert "answer_key" not in again.get_json()  # kept only as a hash: the first answer gave it
+    assert "Another phone answered for Ann" in error_of(client.post(url, json={"player": ann, "coming": False}),
+                                                       403)["message"]
+    changed = client.post(url, json={"player": ann, "coming": False, "answer_key": lost.get_json()["answer_key"]})
+    assert changed.status_code == 200 and changed.get_json()["coming"] is False
+    assert "Idempotent-Replayed" not in changed.headers
+
+
+def test_an_answer_sent_under_an_idempotency_key_is_answered_again_with_its_answer_key(client: FlaskClient, club,
+                                                                                       document):
+    (evening,) = planned(client, club, document)
+    url = f"{API}/clubs/{club['id']}/planned-evenings/{evening['id']}/answers"
+    ann, bob = club["players"]["Ann"], club["players"]["Bob"]
+    once = {"Idempotency-Key": "0b5e9c1f-2d6a-4c71-9a43-5e0f1b2c3d4e"}
+    first = client.post(url, json={"player": ann, "coming": True}, headers=once)
+    check_answer(document, f"{ONE}/answers", "POST", first)
+    assert first.status_code == 200 and "Idempotent-Replayed" not in first.headers
+    again = client.post(url, json={"player": ann, "coming": True}, headers=once)
+    check_answer(document, f"{ONE}/answers", "POST", again)
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    key = first.get_json()["answer_key"]
+    assert again.get_json()["answer_key"] == key  # the lost answer's key, given again
+    other = client.post(url, json={"player": ann, "coming": False}, headers=once)  # the key, another answer
+    check_answer(document, f"{ONE}/answers", "POST", other)
+    assert error_of(other, 422)["fields"] == {"Idempotency-Key": "This idempotency key was already used for a "
+                                                                 "different request."}
+    changed = client.post(url, json={"player": ann, "coming": False, "answer_key": key})
+    assert changed.status_code == 200 and changed.get_json()["coming"] is False
+    bobs = client.post(url, json={"player": bob, "coming": True}, headers={"Idempotency-Key": "another-phone"})
+    assert bobs.status_code == 200 and bobs.get_json()["answer_key"] != key
+    error_of(client.post(url, json={"player": bob, "coming": True}, headers={"Idempotency-Key": "with space"}), 422)
+    by_admin = client.post(url, json={"player": bob, "coming": False}, headers={**bearer(club["admin_key"]), **once})
+    assert by_admin.status_code == 200 and by_admin.get_json()["proven"]  # proven answers are the same sent twice
+
+
 def test_the_admin_marks_players_present(client: FlaskClient, club, document):
     (evening,) = planned(client, club, document)
     bob = club["players"]["Bob"]

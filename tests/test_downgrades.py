@@ -6,12 +6,14 @@ The real `flask` command on a real SQLite file, as an operator types it."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
 HEAD_BEFORE_MEMBERS = "2f1a5e0d4ce2"  # club evenings, agreements and locks: before members proved who they are
 
 
@@ -37,3 +39,13 @@ def test_after_a_downgrade_no_flask_db_command_upgrades_again(tmp_path: Path, da
         assert HEAD_BEFORE_MEMBERS in current and head not in current, current
     flask(tmp_path, "db", "upgrade")  # and up again only when asked
     assert head in flask(tmp_path, "db", "current")
+
+
+def test_the_readme_says_what_a_downgrade_past_each_revision_drops():
+    """Every revision has its row in the README's downgrade table, the first one (everything) included."""
+    revisions = {re.search(r"^revision = ['\"](\w+)['\"]", path.read_text(), re.M)[1]
+                 for path in (ROOT / "migrations" / "versions").glob("*.py")}
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("### Downgrades", 1)[1].split("\n### ", 1)[0]
+    listed = re.findall(r"^\| `(\w+)` ", table, re.M)
+    assert len(listed) == len(set(listed)) and set(listed) == revisions, sorted(revisions ^ set(listed))

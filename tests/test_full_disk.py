@@ -9,6 +9,7 @@ freed the same hand, sent again under its key, is saved exactly once.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
@@ -23,6 +24,7 @@ from helpers.forms import TOKEN
 from helpers.full_disk import FullDisk
 from helpers.i18n import seen
 from helpers.matches import PLAYERS
+from helpers.private_postgres import private_postgres
 from scorekeeper.app import create_app
 from scorekeeper.config import SECRET_FILE, NoSecretKey, stored_secret
 from scorekeeper.db import db
@@ -182,3 +184,34 @@ def test_a_first_start_on_a_full_disk_writes_the_secret_key_whole_or_not_at_all(
     key = stored_secret(folder)
     assert len(key) == 64 and (folder / SECRET_FILE).read_text() == key and stored_secret(folder) == key
     assert sorted(path.name for path in folder.iterdir()) == [SECRET_FILE]
+
+
+def test_postgresql_on_a_full_disk_answers_503_and_the_hand_resent_once_space_is_freed_is_saved_once(database: str):
+    """PostgreSQL's own disk full: a hand is 503 with Retry-After (the outbox keeps it), not 409 "already recorded"
+    and not 500, and so is a new club; once space is freed the hand sent again under its key is saved exactly once."""
+    with private_postgres(database, disk_megabytes=64) as cluster:
+        assert cluster.disk is not None
+        app = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "SQLALCHEMY_DATABASE_URI": cluster.url,
+                          "MIGRATE_ON_START": True, "RATELIMIT_ENABLED": False, "PDF_CACHE_BYTES": 0})
+        client = app.test_client()
+        made = client.post("/api/v1/matches", json={"game": "kozyol", "players": PLAYERS}).get_json()
+        headers = {**bearer(made["edit_key"]), "Idempotency-Key": "deal-1-of-this-phone"}
+        path = f"/api/v1/matches/{made['id']}/hands"
+        cluster.disk.fill()
+        writes = [(path, DEAL, headers)] * 3 + [("/api/v1/clubs", {"name": "Full"}, {})]
+        for where, body, sent in writes:
+            answer = client.post(where, json=body, headers=sent)
+            assert answer.status_code == 503, (where, answer.status_code, answer.get_data(as_text=True)[:300])
+            assert int(answer.headers["Retry-After"]) > 0 and answer.get_json()["error"]["message"].startswith(SAYS)
+        cluster.disk.free()
+        deadline = time.monotonic() + 60
+        while (saved := client.post(path, json=DEAL, headers=headers)).status_code == 503:  # a server recovering
+            assert time.monotonic() < deadline, "the hand was never saved once space was freed"
+            time.sleep(0.5)
+        again = client.post(path, json=DEAL, headers=headers)
+        assert saved.status_code == 201 and again.status_code == 201, (saved.get_json(), again.get_json())
+        assert hands_stored(app, made["id"]) == 1
+        assert client.post("/api/v1/clubs", json={"name": "Freed"}).status_code == 201
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()

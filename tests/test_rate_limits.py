@@ -11,9 +11,11 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from flask import Flask
@@ -26,7 +28,9 @@ from helpers.forms import csrf_token
 from helpers.matches import FIRST_HAND, NEW, PLAYERS
 from helpers.openapi import check_answer
 from helpers.servers import Server, free_port, two_servers
+from scorekeeper.web import rate_limits
 from scorekeeper.web.api.openapi import document
+from scorekeeper.web.rate_limits import counts
 from scorekeeper.web.rate_limits.counts import FILE
 
 LOW = {
@@ -329,6 +333,21 @@ def test_two_servers_share_their_counts_through_redis(servers: tuple[Server, Ser
 def test_a_mistyped_limit_stops_the_start(limited: Callable[..., Flask]):
     with pytest.raises(ValueError, match="30 a minute"):
         limited(RATELIMIT_PDFS="30 a minute")
+
+
+def test_a_clock_set_back_an_hour_makes_nobody_wait_an_hour(app: Flask, monkeypatch):
+    """The window is a minute of the machine's monotonic clock: the wall clock set back an hour after it began
+    leaves Retry-After under a minute, and the window ends a minute after it began."""
+    phone = from_address(app, "192.0.2.1")
+    for _ in range(3):
+        assert phone.post("/api/v1/matches", json=NEW).status_code == 201
+    wall, steady = time.time(), time.monotonic()
+    moved = SimpleNamespace(time=lambda: wall - 3600, monotonic=lambda: steady)
+    for module in (counts, rate_limits):
+        monkeypatch.setattr(module, "time", moved)
+    refused_json(phone.post("/api/v1/matches", json=NEW), "/api/v1/matches")  # Retry-After 1 to 60
+    moved.monotonic = lambda: steady + 61
+    assert phone.post("/api/v1/matches", json=NEW).status_code == 201
 
 
 # -- what the limiter costs where no limit applies ----------------------------------------------------

@@ -2,6 +2,7 @@
 
 Each test has a file of its own. The windows pass on a clock the tests move, except where a test
 says it waits; several storages on one file stand for several workers, real processes for real ones.
+The windows are measured on the monotonic clock: the wall clock set back or forward changes none of them.
 """
 
 from __future__ import annotations
@@ -34,19 +35,23 @@ for _ in range(int(sys.argv[2])):
 
 
 class Clock:
-    """time.time() for the storage, moved by the test."""
+    """The storage's clocks, moved by the test: time passing moves both (now); a clock set moves the wall alone."""
 
     def __init__(self) -> None:
         self.now = 1_700_000_000.0
+        self.set_by = 0.0  # seconds the wall clock was set forward (negative: back)
 
     def time(self) -> float:
+        return self.now + self.set_by
+
+    def monotonic(self) -> float:
         return self.now
 
 
 @pytest.fixture
 def clock(monkeypatch) -> Clock:
     moved = Clock()
-    monkeypatch.setattr(hit_counts, "time", SimpleNamespace(time=moved.time))
+    monkeypatch.setattr(hit_counts, "time", SimpleNamespace(time=moved.time, monotonic=moved.monotonic))
     return moved
 
 
@@ -61,7 +66,7 @@ def at(path: Path) -> HitCounts:
 
 def rows(path: Path) -> list[tuple]:
     with sqlite3.connect(path) as connection:
-        return connection.execute("SELECT key, count FROM hits ORDER BY key").fetchall()
+        return connection.execute("SELECT key, count FROM windows ORDER BY key").fetchall()
 
 
 def test_hits_are_counted_per_key_within_a_window_and_the_window_is_set_by_the_first(path: Path, clock: Clock):
@@ -190,3 +195,45 @@ def test_the_scheme_is_registered_with_limits_and_needs_a_file(path: Path):
     assert isinstance(storage_from_string(f"sqlite:///{path}", wrap_exceptions=True, socket_timeout=1), HitCounts)
     with pytest.raises(ConfigurationError):
         storage_from_string("sqlite://")
+
+
+def test_a_clock_set_back_an_hour_leaves_a_minutes_window_a_minute_long(path: Path, clock: Clock):
+    limiter, limit = FixedWindowRateLimiter(at(path)), parse("3 per minute")
+    assert [limiter.hit(limit, "192.0.2.1") for _ in range(4)] == [True, True, True, False]
+    clock.now += 20
+    clock.set_by = -3600  # the wall clock set back an hour
+    stats = limiter.get_window_stats(limit, "192.0.2.1")
+    assert stats.remaining == 0 and stats.reset_time - clock.time() == 40  # what Retry-After says: 40 s, not 3640
+    clock.now += 39.9
+    assert not limiter.hit(limit, "192.0.2.1")
+    clock.now += 0.1  # a minute after the first hit, whatever the wall clock says
+    assert limiter.hit(limit, "192.0.2.1")
+    clock.set_by = +3600  # and set forward: the new window does not end with it
+    assert [limiter.hit(limit, "192.0.2.1") for _ in range(3)] == [True, True, False]
+
+
+def test_counts_from_before_the_machine_restarted_hold_nobody_back(path: Path, clock: Clock):
+    """The monotonic clock starts again at boot: a window that started later than now is from before, and over."""
+    clock.now = 3_000_000.0  # a month after the machine started
+    before = at(path)
+    for _ in range(5):
+        before.incr(KEY, 3600)
+    assert before.get(KEY) == 5
+    clock.now = 40.0  # the machine started again 40 s ago; the file is still there
+    after = at(path)
+    assert after.get(KEY) == 0 and after.get_expiry(KEY) == clock.time()
+    assert after.incr(KEY, 3600) == 1 and after.get_expiry(KEY) == clock.time() + 3600
+
+
+def test_the_counts_of_a_release_that_counted_on_the_wall_clock_start_afresh(path: Path, clock: Clock):
+    path.parent.mkdir()
+    with sqlite3.connect(path) as former:
+        former.execute("CREATE TABLE hits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires REAL NOT NULL)")
+        former.execute("INSERT INTO hits VALUES (?, 99, ?)", (KEY, clock.time() + 3600))
+    former.close()
+    counts = at(path)
+    assert counts.get(KEY) == 0 and counts.incr(KEY, 60) == 1
+    with sqlite3.connect(path) as reading:
+        tables = [name for (name,) in reading.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    reading.close()
+    assert tables == ["windows"]

@@ -6,10 +6,15 @@ those the door marked not here. A member's answer counts for the draw when it is
 phone (its member link) or by the admin. An answer from a client that proved nothing (the API's answer
 key) is kept with the hash of its key, is never counted, and gives way to a proven one; a proven answer
 is changed only by the member or the admin. Every change bumps the club, so its kept pages go stale.
+An unproven answer sent again after its answer was lost is answered again, not refused (said_again): under
+an Idempotency-Key its answer key is made from that key (answer_key_for), so the repeat gets it back too.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
 from datetime import date, time, timedelta
 from typing import Any, NamedTuple
@@ -232,6 +237,38 @@ def answer(club: Club, evening: Evening, player_id: Any, coming: Any, phone_key:
         row.key_hash = links.hash_key(phone_key)
     row.answer = "in" if coming else "out"
     _save(club)
+    return row
+
+
+def answer_key_for(secret: str | bytes, club: Club, evening: Evening, player_id: Any, sent_key: str) -> str:
+    """The answer key of an unproven answer sent under an Idempotency-Key: made from that key and the app's secret,
+    so that the answer sent again under it gets the same key back (only its hash is kept, as of any answer key)."""
+    raw = secret.encode() if isinstance(secret, str) else bytes(secret)
+    scope = f"evening-answer\0{club.public_id}\0{evening.id}\0{row_id(player_id)}\0{sent_key}"
+    made = hmac.new(raw, scope.encode("utf-8", "surrogatepass"), hashlib.sha256).digest()[:24]
+    return base64.urlsafe_b64encode(made).decode().rstrip("=")
+
+
+def said_again(club: Club, evening: Evening, player_id: Any, coming: Any, phone_key: str | None) -> Attendance | None:
+    """The unproven answer kept for the player when this one repeats it (a phone that lost the answer), else None.
+
+    A repeat is the same answer, from the phone holding its key (phone_key: made by answer_key_for), or from a
+    client that sent no key at all: it changes nothing, so it refuses nothing either. Under the key that gave the
+    answer, another answer is refused: the Idempotency-Key was sent with another request, or the answer changed since.
+    """
+    if not isinstance(coming, bool):
+        return None  # answer() says what is wrong
+    row = db.session.scalar(select(Attendance).where(Attendance.evening_id == evening.id,
+                                                     Attendance.player_id == player_of(club, row_id(player_id)).id))
+    if row is None or row.proven or row.key_hash is None:
+        return None
+    same = row.answer == ("in" if coming else "out")
+    if phone_key is None:
+        return row if same else None
+    if not links.key_matches(row.key_hash, phone_key):
+        return None
+    if not same:
+        raise refuse("Idempotency-Key", N_("This idempotency key was already used for a different request."))
     return row
 
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from flask import Flask, current_app
 from sqlalchemy import bindparam, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from .. import links
@@ -160,21 +160,29 @@ def peek_in(engine: Any, public_id: str) -> Peek | None:
     if not links.is_public_id(public_id):
         return None
     sql, positional = _compiled_peek_sql(engine.dialect)
-    connection = engine.raw_connection()
-    # One read needs no transaction: on PostgreSQL that spares the BEGIN and ROLLBACK round trips
-    # (SQLite's driver opens none for a read anyway).
-    autocommit = engine.dialect.name == "postgresql"
+    driver_error = engine.dialect.loaded_dbapi.Error
     try:
-        if autocommit:
-            connection.dbapi_connection.autocommit = True
-        cursor = connection.cursor()
-        cursor.execute(sql, (public_id,) if positional else {"public_id": public_id})
-        row = cursor.fetchone()
-        cursor.close()
-    finally:
-        if autocommit:
-            connection.dbapi_connection.autocommit = False
+        connection = engine.raw_connection()
+        # One read needs no transaction: on PostgreSQL that spares the BEGIN and ROLLBACK round trips
+        # (SQLite's driver opens none for a read anyway).
+        autocommit = engine.dialect.name == "postgresql"
+        try:
+            if autocommit:
+                connection.dbapi_connection.autocommit = True
+            cursor = connection.cursor()
+            cursor.execute(sql, (public_id,) if positional else {"public_id": public_id})
+            row = cursor.fetchone()
+            cursor.close()
+            if autocommit:
+                connection.dbapi_connection.autocommit = False
+        except BaseException:
+            connection.invalidate()  # failed midway (a restart, a timeout): closed, never pooled again
+            raise
         connection.close()  # back to the pool
+    except driver_error as err:
+        # A raw connection raises the driver's own error: wrapped as SQLAlchemy's, a database stopped or
+        # restarting is answered 503 with Retry-After (web/errors.py), as on every other path, not 500.
+        raise DBAPIError.instance(sql, None, err, driver_error, dialect=engine.dialect) from err
     return None if row is None else Peek(*row)
 
 

@@ -34,10 +34,11 @@ def free_port() -> int:
 
 
 class Server:
-    """One gunicorn (production settings, two workers of two threads) on a port of its own."""
+    """One gunicorn (production settings, two workers of two threads) on a port of its own, or on the port given."""
 
-    def __init__(self, settings: dict[str, str], log: Path, workers: int = 2):
-        self.port = free_port()
+    def __init__(self, settings: dict[str, str], log: Path, workers: int = 2, port: int | None = None,
+                 config: Path = ROOT / "gunicorn.conf.py"):
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, **settings, "SCOREKEEPER_BIND": f"127.0.0.1:{self.port}",
                "SCOREKEEPER_WORKERS": str(workers), "SCOREKEEPER_THREADS": "2"}
@@ -45,7 +46,7 @@ class Server:
         self.log = log
         with open(log, "wb") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "--config", str(ROOT / "gunicorn.conf.py")],
+                [sys.executable, "-m", "gunicorn", "--config", str(config)],
                 cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
 
     def wait_ready(self, timeout: float = 90) -> None:

@@ -555,17 +555,22 @@ def paths(prefix: str = "/api/v1") -> Schema:
         },
         f"{club}/planned-evenings/{{evening_id}}/answers": {"post": operation(
             "answerEvening", "Say I'm in, or not this time, for a player",
-            {"200": answer("The answer, with the key that changes it (none when the admin key was sent).",
-                           "AnsweredAttendance"),
+            {"200": made_once(answer("The answer, with the key that changes it (none when the admin key was sent).",
+                                     "AnsweredAttendance")),
              "403": error("403"),
              "409": error("409"), "429": error("429")},
-            request="EveningAnswer", parameters=[CLUB, EVENING_ID, MEMBER],
+            request="EveningAnswer", parameters=[CLUB, EVENING_ID, MEMBER, ONCE_KEY],
             description="A member answers with their own key (`Club-Member-Key`), for themselves; the admin (the "
                         "admin key as `Authorization: Bearer`) for anyone. Those answers are proven: they count for "
                         "the draw and replace any answer before. With the club link alone an answer is kept but "
                         "not counted (`proven` false): the first one for a player returns `answer_key`, and only "
                         "that key changes it; another answer key, or none, is refused (403), as is any unproven "
-                        "change to a proven answer, a wrong admin key or a key that is no member's.")
+                        "change to a proven answer, a wrong admin key or a key that is no member's. "
+                        "An unproven answer sent again as it was, after its answer was lost, is answered again "
+                        "(marked `Idempotent-Replayed: true`) and changes nothing. Send an `Idempotency-Key` to get "
+                        "its `answer_key` again too: the answer sent again under the same key answers the same key; "
+                        "under that key another answer, or one changed since, is refused with 422. Proven answers "
+                        "are the same sent twice, with or without a key.")
             | {"security": [{}, {"adminKey": []}]}},
         f"{club}/planned-evenings/{{evening_id}}/present/{{player_id}}": {"put": operation(
             "markPresent", "Mark a player here at the door, or not here", {"200": answer("The answer.", "Attendance"),

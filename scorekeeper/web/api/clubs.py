@@ -11,7 +11,7 @@ from dataclasses import asdict
 from datetime import timezone
 from typing import TypedDict
 
-from flask import Blueprint, abort, jsonify, make_response, request, url_for
+from flask import Blueprint, abort, current_app, jsonify, make_response, request, url_for
 from flask_babel import gettext as _
 
 from ...club import (
@@ -33,7 +33,7 @@ from ...games.base import N_
 from ...i18n import translate
 from ...json_values import JsonObject
 from ...links import new_key
-from ...match import matches
+from ...match import matches, receipts
 from ...models import Attendance, Club, ClubPlayer, Evening, EveningRound, EveningTable, Match, Season
 from ...refusals import Refusal, refuse
 from ..club import evenings as club_evenings, members, spreadsheets as club_csv
@@ -408,7 +408,9 @@ def delete_evening(club_id: str, evening_id: int):
 def answer_evening(club_id: str, evening_id: int):
     """A member's answer: proven with the member's own key (Club-Member-Key) or the admin key, it counts for the
     draw; with the club link alone it is kept unproven (not counted), and its first answer gives the key that
-    changes it."""
+    changes it. Sent again after its answer was lost, the same unproven answer is answered again, and under an
+    Idempotency-Key with the same answer key."""
+    once = receipts.parse_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
     admin = admin_or_none(club_id)
     club = admin or clubs.must_find(club_id)
     evening = planning.evening_of(club, evening_id)
@@ -426,6 +428,14 @@ def answer_evening(club_id: str, evening_id: int):
     if admin is not None:
         row = planning.answer(club, evening, data.get("player"), data.get("coming"), None, proven=True)
         return jsonify(attendance_state(club, row))
+    if key is None:
+        if once is not None:
+            key = planning.answer_key_for(current_app.config["SECRET_KEY"], club, evening, data.get("player"), once)
+        again = planning.said_again(club, evening, data.get("player"), data.get("coming"), key)
+        if again is not None:  # sent again after its answer was lost: answered again, nothing written
+            response = jsonify(attendance_state(club, again, **({"answer_key": key} if key else {})))
+            response.headers["Idempotent-Replayed"] = "true"
+            return response
     key = key or new_key()
     row = planning.answer(club, evening, data.get("player"), data.get("coming"), key)
     return jsonify(attendance_state(club, row, answer_key=key))

@@ -59,7 +59,9 @@ def rendered(response: Response) -> bool:
 
 
 def answered(response: Response) -> bool:
-    """An attendance answer was recorded: the API's 200, or the club page's redirect back after the form."""
+    """An attendance answer was recorded: the API's 200 (not an answer sent again), or the form's redirect back."""
+    if response.headers.get("Idempotent-Replayed") == "true":
+        return False
     return request.method == "POST" and response.status_code in (200, 302)
 
 

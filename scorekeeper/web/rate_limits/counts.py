@@ -1,8 +1,16 @@
 """Rate-limit hits counted in one SQLite file, which every worker and process of the machine shares.
 
 A storage of the ``limits`` library, scheme ``sqlite:///path``, for the fixed windows that Flask-Limiter
-counts in: one row per key, (key, count, expires). A hit is one UPSERT in a transaction of its own, so
+counts in: one row per key, (key, count, started, ends). A hit is one UPSERT in a transaction of its own, so
 two workers counting at once never lose a hit, and a key whose window has passed starts again at 1.
+
+The windows are measured on the machine's monotonic clock (time.monotonic: on Linux CLOCK_MONOTONIC, one
+clock for every process of the machine, counting from its start), never on the wall clock: set back an hour
+(a clock corrected by NTP or by hand), the wall clock kept a minute's window open for 61 minutes, and set
+forward it ended every window at once. The monotonic clock starts again when the machine does, so a window
+that "started" later than now was counted before a restart, and counts for nothing. The limits library
+reads a window's end as a wall-clock time: get_expiry gives it as now on the wall clock plus what is left.
+
 The file is in WAL mode and never synced to disk (a crash of the system may lose or spoil the counts,
 one of a worker never does); a hit waits at most ``BUSY_TIMEOUT`` for another process's write, and
 otherwise fails with StorageError, as an unreachable Redis does. The statements are short because they
@@ -31,12 +39,15 @@ BUSY_TIMEOUT = 0.1  # seconds
 SWEEP_EVERY = 60.0  # seconds
 UNREADABLE = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB"})
 
-SCHEMA = ("CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires REAL NOT NULL)"
-          " WITHOUT ROWID")
-INCR = """INSERT INTO hits (key, count, expires) VALUES (:key, :amount, :now + :expiry)
+SCHEMA = ("CREATE TABLE IF NOT EXISTS windows (key TEXT PRIMARY KEY, count INTEGER NOT NULL, started REAL NOT NULL,"
+          " ends REAL NOT NULL) WITHOUT ROWID")
+FORMER = "DROP TABLE IF EXISTS hits"  # the wall-clock counts of releases before: they start afresh
+OPEN = "started <= :now AND ends > :now"  # on the monotonic clock; started after now: before the machine restarted
+INCR = f"""INSERT INTO windows (key, count, started, ends) VALUES (:key, :amount, :now, :now + :expiry)
 ON CONFLICT (key) DO UPDATE SET
-    count = CASE WHEN expires > :now THEN count + excluded.count ELSE excluded.count END,
-    expires = CASE WHEN expires > :now THEN expires ELSE excluded.expires END
+    count = CASE WHEN {OPEN} THEN count + excluded.count ELSE excluded.count END,
+    started = CASE WHEN {OPEN} THEN started ELSE excluded.started END,
+    ends = CASE WHEN {OPEN} THEN ends ELSE excluded.ends END
 RETURNING count"""
 
 
@@ -79,30 +90,30 @@ class HitCounts(Storage):
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         """Count amount hits on key; a new window lasts expiry seconds. The count in the window."""
-        now = time.time()
+        now = time.monotonic()
         [(count,)] = self.run(INCR, key=key, amount=amount, now=now, expiry=expiry)
         if now - self.swept > SWEEP_EVERY:
             self.swept = now
             with contextlib.suppress(sqlite3.Error):  # the hit is counted; the rows go next time
-                self.run("DELETE FROM hits WHERE expires <= :now", now=now)
+                self.run(f"DELETE FROM windows WHERE NOT ({OPEN})", now=now)
         return count
 
     def get(self, key: str) -> int:
-        rows = self.run("SELECT count FROM hits WHERE key = :key AND expires > :now", key=key, now=time.time())
+        rows = self.run(f"SELECT count FROM windows WHERE key = :key AND {OPEN}", key=key, now=time.monotonic())
         return rows[0][0] if rows else 0
 
     def get_expiry(self, key: str) -> float:
-        """When key's window ends (a time.time()); now when it has none."""
-        now = time.time()
-        rows = self.run("SELECT expires FROM hits WHERE key = :key AND expires > :now", key=key, now=now)
-        return rows[0][0] if rows else now
+        """When key's window ends, as a time.time() (now plus what is left of it); now when it has none."""
+        now = time.monotonic()
+        rows = self.run(f"SELECT ends FROM windows WHERE key = :key AND {OPEN}", key=key, now=now)
+        return time.time() + (rows[0][0] - now if rows else 0.0)
 
     def clear(self, key: str) -> None:
-        self.run("DELETE FROM hits WHERE key = :key", key=key)
+        self.run("DELETE FROM windows WHERE key = :key", key=key)
 
     def reset(self) -> int | None:
         """Forget every count; how many keys were counting."""
-        return len(self.run("DELETE FROM hits RETURNING key"))
+        return len(self.run("DELETE FROM windows RETURNING key"))
 
     def check(self) -> bool:
         try:
@@ -140,6 +151,7 @@ class HitCounts(Storage):
             connection.execute("PRAGMA journal_mode = WAL")
             connection.execute("PRAGMA synchronous = OFF")
             connection.execute(SCHEMA)
+            connection.execute(FORMER)
             self.opened = (os.getpid(), os.stat(self.path).st_ino)
         except BaseException:
             connection.close()
