@@ -22,10 +22,17 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .club.engine.base import Digest
 from .db import db
 from .json_values import JsonObject
+from .names import KEY_MAX, NAME_CODE_POINTS
 
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def _sized(length: int) -> String:
+    """A string column of length characters; on SQLite, which keeps a text of any length whatever its column
+    declares, of no declared length (a table made with a shorter one is not rebuilt to say a longer one)."""
+    return String(length).with_variant(String(), "sqlite")
 
 
 class Match(db.Model):
@@ -168,9 +175,9 @@ class ClubPlayer(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     club_id: Mapped[int] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
-    name: Mapped[str] = mapped_column(String(40))
-    # games.base.same_name(name): case folding can make a name longer ("ß" -> "ss"), hence the room.
-    folded: Mapped[str | None] = mapped_column(String(160), nullable=True)
+    name: Mapped[str] = mapped_column(_sized(NAME_CODE_POINTS))
+    # games.base.same_name(name), the look-alike key: NFKC and case folding can make a name longer ("ß" -> "ss").
+    folded: Mapped[str | None] = mapped_column(_sized(KEY_MAX), nullable=True)
     merged_into: Mapped[int | None] = mapped_column(ForeignKey("club_players.id"), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # The hash of this member's own link (web/club/members.py): the phone that opened it is this player. None: no link yet.

@@ -1,4 +1,5 @@
-"""What every engine shares (games/base.py): player names and the refusal a player reads.
+"""What every engine shares (games/base.py) and the names they are given (names.py): player names and the refusal a
+player reads.
 
 Rows come from docs/rules.md ("Players") and from what the pages and the API show: a
 refusal names the field, gives one English sentence, and keeps the template and its values
@@ -11,9 +12,11 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.games.base import NAME_MAX, InvalidHand, Reason, parse_players
+from scorekeeper.games.base import NAME_MAX, InvalidHand, Reason
+from scorekeeper.names import parse_players
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
+TOO_LONG = "A name can have at most {limit} letters or signs; a letter with its marks counts as one."
 ELEVEN = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 
 
@@ -121,17 +124,17 @@ def test_every_player_needs_a_name(empty):
     assert refusal(["Ann", "Bob", empty, "Dee"], 4, 4) == Reason("Every player needs a name.")
 
 
-def test_forty_characters_are_accepted_forty_one_refused():
+def test_forty_letters_are_accepted_forty_one_refused():
     assert NAME_MAX == 40
     forty = "x" * 40
     assert parse_players([forty, "Bob", "Cid", "Dee"], 4, 4)[0] == forty
     assert parse_players([f"  {forty}  ", "Bob", "Cid", "Dee"], 4, 4)[0] == forty  # counted after trimming
     reason = refusal(["x" * 41, "Bob", "Cid", "Dee"], 4, 4)
-    assert reason == Reason("A name can have at most {limit} characters.", {"limit": 40})
-    assert str(reason) == "A name can have at most 40 characters."
+    assert reason == Reason(TOO_LONG, {"limit": 40})
+    assert str(reason) == "A name can have at most 40 letters or signs; a letter with its marks counts as one."
 
 
-@pytest.mark.parametrize("name", ["An\nn", "A\x00nn", "Ann\x1b", "A\u202enn", "A\x7fnn", "A\u200bnn",
+@pytest.mark.parametrize("name", ["An\nn", "A\x00nn", "Ann\x1b", "A\u202enn", "A\x7fnn", "A\u2060nn",
                                   "An\u2028n", "A\u2029nn"])
 def test_control_characters_are_refused(name):
     reason = refusal(["Bob", name, "Cid", "Dee"], 4, 4)
@@ -154,6 +157,6 @@ def test_two_players_cannot_share_a_name(names):
 def test_the_first_broken_rule_is_the_one_reported():
     """The count is checked before the names, and the names in seating order."""
     assert refusal(["", "Bob"], 4, 4).text == "This game needs exactly {count} players."
-    assert refusal(["x" * 41, "", "Cid", "Dee"], 4, 4).text == "A name can have at most {limit} characters."
+    assert refusal(["x" * 41, "", "Cid", "Dee"], 4, 4).text == TOO_LONG
     assert refusal(["", "x" * 41, "Cid", "Dee"], 4, 4).text == "Every player needs a name."
     assert refusal(["Ann", "Ann", "C\nid", "Dee"], 4, 4).text == "Names cannot contain control characters."

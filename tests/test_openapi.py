@@ -15,6 +15,7 @@ from helpers.openapi import check_answer
 from scorekeeper.games import GAMES, barbu, hearts, kozyol
 from scorekeeper.games.base import NAME_MAX, SUITS
 from scorekeeper.i18n import LANGUAGES
+from scorekeeper.names import NAME_CODE_POINTS
 
 SIX = [*PLAYERS, "Eve", "Fay"]
 METHODS = {"GET", "POST", "PUT", "DELETE", "PATCH"}  # Flask adds HEAD and OPTIONS on its own
@@ -99,7 +100,10 @@ def test_every_error_answer_has_the_error_shape(document):
 
 def test_limits_and_choices_are_the_engines_own(document):
     schemas = document["components"]["schemas"]
-    assert schemas["PlayerName"]["maxLength"] == NAME_MAX
+    # JSON Schema's maxLength counts code points: the bound against abuse; the letters are counted as the words say.
+    assert schemas["PlayerName"]["maxLength"] == NAME_CODE_POINTS
+    assert f"At most {NAME_MAX} letters or signs" in schemas["PlayerName"]["description"]
+    assert "grapheme clusters" in schemas["PlayerName"]["description"]
     assert [one["$ref"].rsplit("_", 1)[1] for one in schemas["BarbuEntry"]["oneOf"]] == [
         "".join(part.title() for part in contract.split("_")) for contract in barbu.CONTRACTS]
     assert schemas["BarbuEntry_Trumps"]["properties"]["trump_suit"]["enum"] == list(SUITS)

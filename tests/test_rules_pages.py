@@ -148,7 +148,7 @@ def test_the_hearts_page_has_the_engines_numbers(client, lang):
 def test_every_limit_of_a_game_is_a_row_of_its_page(client):
     """Players, names and each game's own limits, worded with the engine's numbers."""
     expected = {
-        "barbu": {"Players": f"exactly {barbu.SEATS}", "Characters in a player's name": f"1 to {NAME_MAX}",
+        "barbu": {"Players": f"exactly {barbu.SEATS}", "Letters or signs in a player's name": f"1 to {NAME_MAX}",
                   "Hands in a match": f"exactly {barbu.HANDS}",
                   "Queens taken by one player": f"0 to {barbu.QUEENS}, all players together {barbu.QUEENS}"},
         "kozyol": {"Defeat points that end the series": "{} to {}".format(*kozyol.TARGET_RANGE),

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from helpers.forms import post_form
+from helpers.names import TOO_LONG
 
 SEAT_ERROR = re.compile(r'<p class="error" id="err-players">([^<]+)</p>')
 
@@ -47,9 +48,9 @@ def test_names_that_differ_only_by_case_unicode_form_or_space_are_one_name(clien
 
 
 def test_a_name_over_the_limit_is_refused_with_the_limit_and_kept_whole(client):
-    long_name = "Maximilian-Alexander von Hohenzollern-Ost"  # 41 characters
+    long_name = "Maximilian-Alexander von Hohenzollern-Ost"  # 41 letters
     answer = new_match(client, "barbu", [long_name, "Bob", "Cid", "Dee"])
-    assert SEAT_ERROR.findall(answer.text) == ["A name can have at most 40 characters."]
+    assert SEAT_ERROR.findall(answer.text) == [TOO_LONG]
     assert f'value="{long_name}"' in answer.text
     assert "maxlength" not in client.get("/new/barbu").text  # the browser does not cut a pasted name
 

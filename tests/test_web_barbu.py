@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from helpers.api import bearer, create_match
 from helpers.forms import TOKEN, csrf_token, post_form
 from helpers.matches import PLAYERS
+from helpers.names import TOO_LONG
 
 ANN, BOB, CID, DEE = PLAYERS
 CONTRACT_TITLES = ["No Tricks", "No Queens", "No Hearts", "No Last Two", "Barbu", "Trumps", "Dominoes"]
@@ -265,7 +266,7 @@ def test_creating_a_match_keeps_the_options_chosen(client):
     pytest.param([ANN, BOB, CID, ""], "This game needs exactly 4 players.", id="missing-name"),
     pytest.param([ANN, "", CID, DEE], "Seat 2 has no name, but seat 3 has one: fill the seats in order round the table.",
                  id="empty-seat-between"),
-    pytest.param([ANN, BOB, CID, "x" * 41], "A name can have at most 40 characters.", id="name-too-long"),
+    pytest.param([ANN, BOB, CID, "x" * 41], TOO_LONG, id="name-too-long"),
 ])
 def test_refused_creation_keeps_the_names_and_shows_the_reason_beside_them(client, names, reason):
     answer = start_match(client, names=names, first="3")

@@ -18,10 +18,11 @@ from sqlalchemy.exc import IntegrityError
 from .. import links
 from ..collation import name_key
 from ..db import db
-from ..games.base import N_, parse_players, same_name
+from ..games.base import N_, same_name
 from ..i18n import current_language
 from ..match import matches
 from ..models import Club, ClubPlayer, Match
+from ..names import parse_players
 from ..refusals import Refusal, refuse
 from .results import resolver
 
@@ -29,7 +30,7 @@ ID_LIMIT = 2**31  # row ids are 32-bit integers: a larger number names no row (a
 
 
 def name_of(raw: Any, field: str = "name") -> str:
-    """A player's name checked as a match checks it (1-40 characters, nothing invisible), trimmed."""
+    """A player's name checked and spelt as a match keeps it (names.parse_players)."""
     if not isinstance(raw, str):
         raise refuse(field, N_("Every player needs a name."))
     try:

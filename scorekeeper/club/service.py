@@ -19,9 +19,10 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from .. import links
 from ..db import db
 from ..games import GAMES
-from ..games.base import N_, parse_players, same_name, typeable
+from ..games.base import N_, same_name, typeable
 from ..match import matches, receipts
 from ..models import Agreement, Attendance, Club, ClubPlayer, ClubResult, Evening, Match, Season
+from ..names import parse_players
 from ..refusals import Refusal, refuse
 from . import results as club_results
 from .figures import ClubView, GameView, head_to_head, player_view, view

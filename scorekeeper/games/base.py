@@ -8,6 +8,7 @@ translates the template and fills in the values, so the engine stays pure.
 from __future__ import annotations
 
 import random
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import Any, Protocol, TypedDict, TypeVar
 # Reason and refuse are named here too: the web layer imports them with the rest of the engines' words.
 from ..refusals import Reason as Reason, Refusal, refuse as refuse
 
-NAME_MAX = 40
+NAME_MAX = 40  # letters or signs of a name, as a reader counts them (scorekeeper.names)
 SUITS = ("spades", "hearts", "diamonds", "clubs")
 
 
@@ -131,29 +132,34 @@ class Game:
 # -- entry checks shared by the engines ------------------------------------------------
 
 
-def parse_players(raw: Any, min_players: int, max_players: int) -> list[str]:
-    """Trim and check player names: unique, 1-40 characters, the right count."""
+def player_list(raw: Any, min_players: int, max_players: int) -> list[str]:
+    """Refuse anything but a list of names, as many as the game seats."""
     if not isinstance(raw, list) or not all(isinstance(name, str) for name in raw):
         raise refuse("players", N_("Give the players as a list of names."))
-    names = [name.strip() for name in raw]
-    if not min_players <= len(names) <= max_players:
+    if not min_players <= len(raw) <= max_players:
         if min_players == max_players:
             raise refuse("players", N_("This game needs exactly {count} players."), count=min_players)
         raise refuse("players", N_("This game needs {low} to {high} players."), low=min_players, high=max_players)
-    for name in names:
-        if not name:
-            raise refuse("players", N_("Every player needs a name."))
-        if len(name) > NAME_MAX:
-            raise refuse("players", N_("A name can have at most {limit} characters."), limit=NAME_MAX)
-        if not all(typeable(char) for char in name):
-            raise refuse("players", N_("Names cannot contain control characters."))
-    if len({same_name(name) for name in names}) != len(names):
+    return list(raw)
+
+
+def stored_players(raw: Any, min_players: int, max_players: int) -> list[str]:
+    """The players of a stored match, spelt as it keeps them: as many as the game seats, none empty, none twice.
+
+    Their names were checked when they were given (scorekeeper.names.parse_players), by rules that have grown
+    since: a match made before is replayed with the names it holds.
+    """
+    names = player_list(raw, min_players, max_players)
+    if not all(name.strip() for name in names):
+        raise refuse("players", N_("Every player needs a name."))
+    if len(set(names)) != len(names):
         raise refuse("players", N_("Two players have the same name; names must differ."))
     return names
 
 
 # Invisible characters a phone keyboard does type: the joiners inside emoji sequences and some scripts.
 JOINERS = frozenset("\u200c\u200d")
+VIRAMA = 9  # the combining class of a virama or Khmer's coeng: the letter after it is drawn with the one before
 
 
 def typeable(char: str) -> bool:
@@ -172,14 +178,71 @@ def typeable(char: str) -> bool:
     return not category.startswith("C") and category not in ("Zl", "Zp")
 
 
-def same_name(name: str) -> str:
-    r"""What two names are compared by: Unicode form and case do not count, nor the kind of space.
+# Characters that show nothing (Unicode's default ignorable code points): the zero-width space, the joiners,
+# variation selectors, fillers. A name with one looks like the name without it.
+INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+                       "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+                       "\U000e0000-\U000e0fff]")
+SPACES = re.compile(r"\s+")
+# Khmer: a subscript consonant (coeng + consonant) typed after the vowel or sign it is drawn with, subscript DA
+# (drawn as subscript TA), and subscript RO typed before another subscript (it is drawn first whatever the order).
+KHMER_LATE_SUBSCRIPTS = re.compile("([\u17b6-\u17d1\u17d3\u17dd]+)((?:\u17d2[\u1780-\u17b3])+)")
+KHMER_EARLY_RO = re.compile("(\u17d2\u179a)((?:\u17d2[\u1780-\u17b3])+)")
+KHMER_DA, KHMER_TA = "\u17d2\u178a", "\u17d2\u178f"
 
-    >>> same_name("Zoé") == same_name("ZOE\u0301"), same_name("Ann\u00a0Lee") == same_name("ann lee")
+
+def same_name(name: str) -> str:
+    r"""The look-alike key: two names with the same key read the same to a player, so a match or a roster takes one.
+
+    NFKC and case folding (so "ﬁ" is "fi", Lao "ຄຳ" is "ຄໍາ", "Zoé" typed either way is one name), any run of
+    spaces of any kind one space, invisible characters dropped, and Khmer's spellings that are drawn alike
+    made one: subscript DA as subscript TA ("ឧត្ដម", "ឧត្តម"), a subscript typed after its vowel moved before
+    it ("សី្រ", "ស្រី"), subscript RO after the other subscripts. Unicode's confusables skeleton folds none of
+    Khmer's reorderings and keeps subscript DA and TA apart, and the libraries built on it look for one
+    script passed off as another, which is not how two players' names come to look alike.
+
+    >>> same_name("Zoé") == same_name("ZOE\u0301"), same_name("Ann\u00a0 Lee") == same_name("ann lee")
     (True, True)
+    >>> same_name("\ufb01n") == same_name("Fin"), same_name("\u0e84\u0eb3") == same_name("\u0e84\u0ecd\u0eb2")
+    (True, True)
+    >>> khmer = ("\u17a7\u178f\u17d2\u178f\u1798", "\u17a7\u178f\u17d2\u178a\u1798")  # subscript TA, DA
+    >>> same_name(khmer[0]) == same_name(khmer[1])
+    True
+    >>> same_name("\u179f\u17b8\u17d2\u179a") == same_name("\u179f\u17d2\u179a\u17b8")  # subscript after its vowel
+    True
     """
-    spaced = "".join(" " if unicodedata.category(char) == "Zs" else char for char in name)
-    return unicodedata.normalize("NFC", spaced).casefold()
+    spaced = "".join(" " if unicodedata.category(char) == "Zs" else char for char in INVISIBLE.sub("", name))
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", spaced).casefold())
+    folded = KHMER_LATE_SUBSCRIPTS.sub(r"\2\1", folded.replace(KHMER_DA, KHMER_TA))
+    return SPACES.sub(" ", KHMER_EARLY_RO.sub(r"\2\1", folded)).strip()
+
+
+def player_named(value: str, players: Sequence[str]) -> str | None:
+    """The player of the match value names: the one spelt so, else the one it is the same name as, else None.
+
+    >>> player_named(" ZOE\u0301 ", ["Ann", "Zoé"]), player_named("Eve", ["Ann", "Zoé"])
+    ('Zoé', None)
+    """
+    name = value.strip()
+    if name in players:
+        return name
+    key = same_name(name)
+    found = [player for player in players if same_name(player) == key]
+    return found[0] if len(found) == 1 else None
+
+
+def quoted(text: str, limit: int = NAME_MAX) -> str:
+    r"""Text from an entry as a refusal quotes it back: at most limit characters, and never a letter without its
+    marks (the cut moves back over the marks and joiners that go with the letter before it).
+
+    >>> quoted("x" * 50) == "x" * 40, quoted("e\u0301" * 30) == "e\u0301" * 20, quoted("ab", 5)
+    (True, True, 'ab')
+    """
+    end = min(len(text), limit)
+    while 0 < end < len(text) and (unicodedata.category(text[end]).startswith("M") or text[end] in JOINERS
+                                   or text[end - 1] == "\u200d" or unicodedata.combining(text[end - 1]) == VIRAMA):
+        end -= 1
+    return text[:end]
 
 
 def as_int(value: Any, field_name: str, low: int, high: int) -> int:
@@ -215,10 +278,11 @@ def as_bool(value: Any, field_name: str) -> bool:
 
 
 def as_player(value: Any, field_name: str, players: list[str]) -> str:
-    """Return value if it names a player of the match, else refuse."""
-    if not isinstance(value, str) or value.strip() not in players:
+    """The player of the match value names (player_named: however it is spelt), else refuse."""
+    found = player_named(value, players) if isinstance(value, str) else None
+    if found is None:
         raise refuse(field_name, N_("Choose one of the players."))
-    return value.strip()
+    return found
 
 
 def as_mapping(value: Any, field_name: str) -> Mapping[str, Any]:
@@ -230,16 +294,17 @@ def as_mapping(value: Any, field_name: str) -> Mapping[str, Any]:
 def per_player(entry: Mapping[str, Any], field_name: str, players: list[str], high: int) -> dict[str, int]:
     """Read {name: count} for every player, each count in 0..high."""
     raw = as_mapping(entry.get(field_name), field_name)
-    unknown = [name for name in raw if not isinstance(name, str) or name.strip() not in players]
+    found = {name: player_named(name, players) if isinstance(name, str) else None for name in raw}
+    unknown = [name for name, player in found.items() if player is None]
     if unknown:
-        raise refuse(field_name, N_("{name} is not a player in this match."), name=str(unknown[0])[:NAME_MAX])
-    trimmed = {name.strip(): value for name, value in raw.items()}
-    if len(trimmed) != len(raw):
+        raise refuse(field_name, N_("{name} is not a player in this match."), name=quoted(str(unknown[0])))
+    named = {found[name]: value for name, value in raw.items()}
+    if len(named) != len(raw):
         raise refuse(field_name, N_("Give one number per player, each player once."))
-    missing = [name for name in players if name not in trimmed]
+    missing = [name for name in players if name not in named]
     if missing:
         raise refuse(field_name, N_("Enter a number for {name}."), name=missing[0])
-    return {name: as_int(trimmed[name], field_name, 0, high) for name in players}
+    return {name: as_int(named[name], field_name, 0, high) for name in players}
 
 
 def optional_choice(entry: Mapping[str, Any], field_name: str, choices: Iterable[str]) -> str | None:
@@ -269,7 +334,7 @@ def check_option_keys(raw: Any, known: Iterable[str]) -> Mapping[str, Any]:
     known = set(known)
     for key in raw:
         if key not in known:
-            raise refuse("options", N_("Unknown option: {name}."), name=str(key)[:NAME_MAX])
+            raise refuse("options", N_("Unknown option: {name}."), name=quoted(str(key)))
     return raw
 
 

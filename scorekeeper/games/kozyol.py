@@ -14,7 +14,6 @@ from typing import Any, NotRequired, TypedDict
 from ..refusals import refuse
 from .base import (
     N_,
-    NAME_MAX,
     SUITS,
     Entry,
     Game,
@@ -28,6 +27,7 @@ from .base import (
     check_option_keys,
     optional_choice,
     optional_seat_name,
+    quoted,
 )
 
 SEATS = 4
@@ -185,7 +185,7 @@ def _counts(raw: Any) -> dict[str, int]:
         raise refuse("cards", N_("Count each team's cards by rank: A, 10, K, Q and J."))
     for rank in raw:
         if rank not in CARD_VALUES:
-            raise refuse("cards", N_("Only A, 10, K, Q and J count; leave out {rank}."), rank=str(rank)[:NAME_MAX])
+            raise refuse("cards", N_("Only A, 10, K, Q and J count; leave out {rank}."), rank=quoted(str(rank)))
     return {rank: as_int(raw.get(rank, 0), "cards", 0, CARDS_PER_RANK) for rank in CARD_VALUES}
 
 

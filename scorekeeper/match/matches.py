@@ -18,10 +18,11 @@ from sqlalchemy.orm.exc import StaleDataError
 from .. import links
 from ..db import db, write_turn
 from ..games import GAMES, InvalidHand, Reason
-from ..games.base import N_, Entry, Replay, parse_players
+from ..games.base import N_, Entry, Replay, stored_players
 from ..i18n import LANGUAGES
 from ..kept import Kept
 from ..models import Hand, HandChange, Match, utcnow
+from ..names import parse_players
 from ..refusals import Refusal, refuse
 from . import receipts
 from .receipts import Pending
@@ -303,7 +304,7 @@ def replay(match: Match, entries: list[Entry] | None = None) -> Replay:
         game = GAMES.get(match.game)
         if game is None:
             raise refuse("game", N_("Choose one of the games: {games}."), games=", ".join(GAMES))
-        played = game.new_replay(parse_players(match.players, game.min_players, game.max_players), match.options)
+        played = game.new_replay(stored_players(match.players, game.min_players, game.max_players), match.options)
     except Refusal as err:
         raise Damaged(match, None, err) from err
     for number, entry in enumerate(entries if entries is not None else entries_of(match), 1):

@@ -11,6 +11,7 @@ from ...games.base import NAME_MAX, SUITS
 from ...i18n import LANGUAGES
 from ...json_values import JsonObject
 from ...match.backup import FORMAT, FORMAT_VERSION
+from ...names import NAME_CODE_POINTS
 
 Schema = JsonObject
 
@@ -341,9 +342,15 @@ ENTRY = {"anyOf": [ref("BarbuEntry"), ref("KozyolEntry"), ref("HeartsEntry")],
          "description": "The entry of a hand, in the shape of the match's game."}
 
 SCHEMAS: Schema = {
-    "PlayerName": {"type": "string", "minLength": 1, "maxLength": NAME_MAX,
-                   "description": "Unique within a match (compared trimmed, NFC-normalised and case-folded); "
-                                  "no control characters or bidirectional overrides."},
+    # maxLength counts code points, as JSON Schema does: the bound against abuse. The rule a player meets counts
+    # letters (grapheme clusters), which a schema cannot say but in words.
+    "PlayerName": {"type": "string", "minLength": 1, "maxLength": NAME_CODE_POINTS, "description": (
+        f"At most {NAME_MAX} letters or signs as a reader counts them (extended grapheme clusters: a letter with "
+        f"its accents, a Khmer syllable with its subscripts, an emoji sequence is one), and at most "
+        f"{NAME_CODE_POINTS} code points. Kept trimmed, in NFC, without zero-width spaces; it cannot start with a "
+        "combining mark, nor hold control characters or bidirectional overrides. Unique within a match and a "
+        "club's roster by its look-alike key (NFKC, case folding, invisible characters dropped, Khmer spellings "
+        "drawn alike made one); a hand or an option may name a player by any spelling with the same key.")},
     "Error": obj({"error": obj({
         "message": {"type": "string", "minLength": 1, "description": "One sentence a player understands."},
         "fields": {"type": "object", "additionalProperties": {"type": "string"},

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
+import regex
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 from flask_babel import get_locale, gettext as _
 
+from ... import names
 from ...club import service as clubs
 from ...games import GAMES
 from ...games.base import winners_of
@@ -36,27 +38,35 @@ bp.add_app_template_global(game_template, "game_template")  # {% include game_te
 
 @bp.app_template_filter("initials")
 def initials(name: str) -> str:
-    """The first letters of a name, to mark whom a player doubled."""
-    return name[:INITIALS]
+    """The first letters of a name, to mark whom a player doubled: whole letters, a syllable with its marks."""
+    return names.initials(name, INITIALS)
 
 
 # The longest words a name's box is sized for (static/style.css .fit-N): its type shrinks to fit the one it gets.
 WORD_FITS = (12, 14, 16, 18, 20, 23, 26, 30, 35, 40)
 
 
+# Scripts written without spaces between words, which a browser breaks where its dictionary finds a word.
+DICTIONARY_BROKEN = regex.compile(r"[\p{Khmer}\p{Lao}\p{Thai}\p{Myanmar}\p{Tai_Tham}\p{New_Tai_Lue}\p{Tai_Viet}]")
+
+
 @bp.app_template_filter("fit_class")
 def fit_class(name: str) -> str:
     """The class that sizes a name's box for its longest word, with its leading space to follow the box's others;
     "" for words that fit as they are (up to 11 letters). A name breaks between its words and after its hyphens,
-    never inside a word; a wide letter counts twice.
+    never inside a word; a wide letter counts twice. A name in a script written without spaces (Khmer, Lao, Thai)
+    is also "unbroken": one line, sized as a whole (a browser would break it wherever its dictionary finds a word).
 
     >>> fit_class("Ann & Bob"), fit_class("Fyodor Dostoyevsky-Karamazov"), fit_class("Константинопольская и Bob")
     ('', ' fit-12', ' fit-20')
+    >>> fit_class("ស្រីពៅ"), fit_class("ស្រីពៅ" * 6 + " ស្រីពៅ")
+    (' unbroken', ' fit-16 unbroken')
     """
-    longest = max((width(word) for word in re.split(r"\s+|(?<=-)", name)), default=0)
-    if longest < WORD_FITS[0]:
-        return ""
-    return f" fit-{next((fit for fit in WORD_FITS if fit >= longest), WORD_FITS[-1])}"
+    unbroken = DICTIONARY_BROKEN.search(name) is not None
+    words = [name] if unbroken else re.split(r"\s+|(?<=-)", name)
+    longest = max((width(word) for word in words), default=0)
+    fit = f" fit-{next((fit for fit in WORD_FITS if fit >= longest), WORD_FITS[-1])}" if longest >= WORD_FITS[0] else ""
+    return fit + (" unbroken" if unbroken else "")
 
 
 @bp.app_context_processor

@@ -55,7 +55,7 @@ def seating(game: Game) -> list[Limit]:
         players = limit(N_("Players"), EXACTLY, count=game.min_players)
     else:
         players = limit(N_("Players"), BETWEEN, low=game.min_players, high=game.max_players)
-    return [players, limit(N_("Characters in a player's name"), BETWEEN, low=1, high=NAME_MAX)]
+    return [players, limit(N_("Letters or signs in a player's name"), BETWEEN, low=1, high=NAME_MAX)]
 
 
 # -- a match's options in words ----------------------------------------------------------------------

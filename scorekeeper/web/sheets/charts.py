@@ -6,22 +6,24 @@ from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from ...games.base import Replay, running_totals
+from ...names import clip
 
 # Distinguishable on light and dark backgrounds, for up to 11 players.
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
            "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79")
 WIDTH, HEIGHT = 640, 240
 MARGIN = {"left": 44, "right": 12, "top": 12, "bottom": 28}
-LEGEND_CHARS = 19  # what a quarter of the legend's width holds at its font size
+LEGEND_CHARS = 19  # letters a quarter of the legend's width holds at its font size
+LEGEND_ROW, LEGEND_DESCENT = 18, 8  # a legend row's height; the room under the last row's baseline for subscripts
 
 
 def fitted(label: str, chars: int = LEGEND_CHARS) -> str:
-    """The label, cut with an ellipsis when longer than its place in the legend.
+    """The label, cut with an ellipsis when longer than its place in the legend; never inside a letter.
 
-    >>> fitted("Ann & Cid"), fitted("Dee " + "Q" * 36)
-    ('Ann & Cid', 'Dee QQQQQQQQQQQQQQ…')
+    >>> fitted("Ann & Cid"), fitted("Dee " + "Q" * 36), fitted("Zoe\u0301" * 7) == "Zoe\u0301" * 6 + "…"
+    ('Ann & Cid', 'Dee QQQQQQQQQQQQQQ…', True)
     """
-    return label if len(label) <= chars else label[: chars - 1].rstrip() + "…"
+    return clip(label, chars)
 
 
 def nice_step(span: int) -> int:
@@ -48,7 +50,7 @@ def running_totals_svg(labels: Sequence[str], lines: Sequence[Sequence[int]], ti
     plot_w = WIDTH - MARGIN["left"] - MARGIN["right"]
     plot_h = HEIGHT - MARGIN["top"] - MARGIN["bottom"]
     legend_rows = -(-len(labels) // 4)
-    height = HEIGHT + 18 * legend_rows
+    height = HEIGHT + LEGEND_ROW * legend_rows + LEGEND_DESCENT
 
     def x(i: int) -> float:
         return MARGIN["left"] + plot_w * i / hands
@@ -73,7 +75,7 @@ def running_totals_svg(labels: Sequence[str], lines: Sequence[Sequence[int]], ti
         color = PALETTE[n % len(PALETTE)]
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(line))
         parts.append(f'<polyline fill="none" stroke="{color}" stroke-width="2.5" points="{points}"/>')
-        lx, ly = MARGIN["left"] + (n % 4) * (plot_w / 4), HEIGHT + 6 + 18 * (n // 4)
+        lx, ly = MARGIN["left"] + (n % 4) * (plot_w / 4), HEIGHT + 6 + LEGEND_ROW * (n // 4)
         parts.append(f'<rect x="{lx:.1f}" y="{ly:.1f}" width="12" height="12" fill="{color}"/>')
         parts.append(f'<text x="{lx + 16:.1f}" y="{ly + 11:.1f}" font-size="12" fill="currentColor">'
                      f'<title>{escape(label)}</title>{escape(fitted(label))}</text>')

@@ -10,9 +10,9 @@ The header above the lines stays a table whose columns are as wide as the fields
 column; names never go into a line.
 
 Widths count display columns, as a terminal does: a wide character (Chinese, Japanese, Korean)
-takes two, a combining mark none. A name above its column is never cut inside a word: it wraps
-between its words (or after a hyphen), and a word wider than the column prints in smaller type
-(``head_type``).
+takes two, a letter with its marks (a Khmer syllable with its subscripts) one. A name above its
+column is never cut inside a word: it wraps between its words (or after a hyphen), and a word wider
+than the column prints in smaller type (``head_type``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from collections.abc import Iterable, Sequence
 from typing import NotRequired, TypedDict
 
 from markupsafe import Markup, escape
+
+from ...names import letters
 
 GAP = " "  # between two fields; the stylesheet draws the column's rule under it
 # A name inside a longer text is set apart as its own direction (first strong isolate ... pop):
@@ -40,13 +42,16 @@ HEAD_SIZES = (7.0, 6.5, 6.0, 5.5, 5.0, 4.5, 4.0, 3.5, 3.0, 2.5)
 
 
 def width(text: str) -> int:
-    """Display columns the text takes in a monospace font.
+    """Display columns the text takes in a monospace font: one per letter with its marks (names.letters), two for
+    a wide one, none for a mark or a format character on its own.
 
-    >>> width("Ann"), width("王小明"), width("é"), width("e\u0301")
-    (3, 6, 1, 1)
+    >>> width("Ann"), width("王小明"), width("é"), width("e\u0301"), width("ស្រីពៅ"), width("👩\u200d👩\u200d👧")
+    (3, 6, 1, 1, 2, 2)
     """
-    return sum(0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1
-               for char in text)
+    if text.isascii():
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(letter[0]) in "WF"
+               else 0 if unicodedata.category(letter[0]) in ("Mn", "Me", "Cf") else 1 for letter in letters(text))
 
 
 def longest_word(name: str) -> int:
