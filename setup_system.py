@@ -29,15 +29,14 @@ TEST_SYSTEM_PACKAGES = {
     # tests/browser/ drive Debian's Chromium through Playwright (never `playwright install`).
     "chromium": "chromium",
     # The browser tests' screenshots show the symbols the pages use (♠ ♥ ♦ ♣ ★ ☾ 🥚), not empty boxes;
-    # the PDF sheets print emoji in names with it (tests/test_sheet_scripts.py).
+    # where it is installed, the PDF sheets print emoji with it (tests/test_sheet_scripts.py).
     "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf": "fonts-noto-color-emoji",
-    # tests/test_sheet_scripts.py prints names in every script on the PDF sheets: Arabic, Hebrew,
-    # Devanagari, Thai and the other scripts outside the bundled font (12 MB to download) ...
+    # The PDF sheets bring their own fonts for every script (static/fonts; tests/test_sheet_fonts.py prints
+    # them on a machine without any); tests/test_sheet_scripts.py checks that a machine with fonts of its
+    # own for Arabic, Hebrew, Devanagari, Thai... (12 MB to download) and for Chinese, Japanese and Korean
+    # (1.6 MB) still prints them with the app's.
     "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf": "fonts-noto-core",
-    # ... Chinese, Japanese and Korean in one font of 1.6 MB (fonts-noto-cjk would be 56 MB) ...
     "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc": "fonts-wqy-microhei",
-    # ... and asks fontconfig which installed fonts cover each language.
-    "fc-list": "fontconfig",
     # tests/test_rate_limits.py shares the rate limits of two servers through a real Redis.
     "redis-server": "redis-server",
 }

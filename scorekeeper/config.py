@@ -46,11 +46,13 @@ RATE_LIMITS: dict[str, Any] = {
 
 # PDF sheets (web/sheets.py, render_slots.py, web/sheet_cache.py): how many render at once on this
 # machine, across all workers (one per two cores leaves the others to pages and polls); how long a
-# download waits for a turn before the answer is 503; how many bytes of rendered sheets are kept.
+# download waits for a turn before the answer is 503; how many bytes of rendered sheets are kept;
+# CSS laid out after the sheets' own (pdf.py; none but in tests, which keep no sheets with it).
 PDF_SHEETS: dict[str, Any] = {
     "PDF_RENDERS": max(1, (os.cpu_count() or 2) // 2),
     "PDF_RENDER_WAIT": 3,
     "PDF_CACHE_BYTES": 64_000_000,
+    "PDF_EXTRA_CSS": "",
 }
 
 

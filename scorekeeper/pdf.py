@@ -6,10 +6,16 @@ refuses every other URL by raising ValueError, which WeasyPrint reports and skip
 no ``file:``, no ``data:``, nothing outside the folder. WeasyPrint's FatalURLFetchingError is a
 BaseException that error handlers do not catch, so it is never used.
 
-The sheet's own font comes from @font-face rules in static/sheet-fonts.css and so through the same
-fetcher; a name in another script falls back to the machine's fonts, which Pango reads from disk
-through fontconfig (never through a URL). One FontConfiguration serves the whole process (a
-fresh one per render leaks memory), and the sheet stylesheet is parsed once against it.
+The fonts come with the app: @font-face rules in static/sheet-fonts.css load them through the same
+fetcher, a family for the sheets' own words and one for each script a name is typed in (Latin,
+Greek and Cyrillic, Arabic, Hebrew, Devanagari, Thai, Lao, Khmer, Chinese, Japanese and Korean,
+emoji), so that a sheet prints whole on a machine with no font installed. Only a character none of
+them draws falls back to the machine's fonts, which Pango reads from disk through fontconfig (never
+through a URL). One FontConfiguration serves the process (a fresh one per render leaks memory), and
+the stylesheets are parsed once against it; a new one is made, and the stylesheets parsed again,
+when the machine's fonts change (``system_fonts.fingerprint``, which kept sheets are keyed by too).
+WeasyPrint 70 writes a gradient's stops back into the parsed stylesheet once computed in points, so
+static/sheet.css gives them in percent, never in a unit of the type, which would keep the first sheet's.
 WeasyPrint and Pango are not thread-safe, so renders take turns behind a lock and no two threads
 ever touch the shared state at once. The lock is one of the operating system's threads even in a
 gevent worker, where a render runs in a thread of its own (``render_slots.off_the_hub``).
@@ -22,7 +28,9 @@ they leave are collected when the collector resumes after the render, however it
 during a render (a gevent worker's greenlets) allocate under the same pause, for at most that render's time.
 
 A view prepares a ``Layout`` (the template rendered to HTML, which needs the request) and lays it
-out as PDF later, possibly in another thread: ``Layout.pdf`` needs nothing of Flask.
+out as PDF later, possibly in another thread: ``Layout.pdf`` needs nothing of Flask. The app's
+PDF_EXTRA_CSS, empty but in tests, is laid out after the stylesheets (a test prints only the names,
+or only the rules, to see that they never meet).
 """
 
 from __future__ import annotations
@@ -41,14 +49,17 @@ from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from . import actual_text, system_fonts
 from .render_slots import os_lock
 
 ORIGIN = "https://scorekeeper.invalid"
 URL_MAX = 500  # a longer URL is no static file of ours; keeps refusals short in the logs
 STYLESHEETS = ("sheet-fonts.css", "sheet.css")  # static files every PDF is laid out with, parsed once per process
 
+actual_text.install()
 _lock = os_lock()
 _fonts: FontConfiguration | None = None
+_fonts_of = ""  # the machine's fonts (system_fonts.fingerprint) _fonts was made with
 _parsed: dict[Path, tuple[int, CSS]] = {}
 
 
@@ -61,9 +72,10 @@ class Layout:
     prefix: str = "/static/"
     base_path: str = "/"
     stylesheets: tuple[str, ...] = ()
+    css: str = ""  # laid out after the stylesheets (PDF_EXTRA_CSS)
 
     def pdf(self) -> bytes:
-        return html_to_pdf(self.html, self.folder, self.prefix, self.base_path, self.stylesheets)
+        return html_to_pdf(self.html, self.folder, self.prefix, self.base_path, self.stylesheets, self.css)
 
 
 class StaticFetcher(URLFetcher):
@@ -121,10 +133,13 @@ def fetcher_for(folder: str, prefix: str) -> StaticFetcher:
 
 
 def font_config() -> FontConfiguration:
-    """The process's one font configuration, made on first use (call with the lock held)."""
-    global _fonts
-    if _fonts is None:
-        _fonts = FontConfiguration()
+    """The process's font configuration, made on first use and again when the machine's fonts change, the
+    stylesheets then parsed again (call with the lock held)."""
+    global _fonts, _fonts_of
+    machine = system_fonts.fingerprint()
+    if _fonts is None or machine != _fonts_of:
+        _fonts, _fonts_of = FontConfiguration(), machine
+        _parsed.clear()  # their @font-face rules loaded the fonts into the configuration before
     return _fonts
 
 
@@ -136,31 +151,34 @@ def _drop_fonts() -> None:
     _parsed.clear()
 
 
-def stylesheet(name: str, fetcher: StaticFetcher) -> CSS:
+def stylesheet(name: str, fetcher: StaticFetcher, fonts: FontConfiguration) -> CSS:
     """A static stylesheet parsed once and kept while its file is unchanged (call with the lock held).
 
-    Its @font-face rules load the fonts into the shared font configuration the first time.
+    Its @font-face rules load the fonts into the font configuration (font_config()) the first time.
     """
     url = f"{ORIGIN}{fetcher.prefix}{name}"
     path = fetcher.resolve(url)
     stamp = path.stat().st_mtime_ns
     if path not in _parsed or _parsed[path][0] != stamp:
-        _parsed[path] = (stamp, CSS(url=url, url_fetcher=fetcher, font_config=font_config()))
+        _parsed[path] = (stamp, CSS(url=url, url_fetcher=fetcher, font_config=fonts))
     return _parsed[path][1]
 
 
 def html_to_pdf(html: str, folder: str | Path, prefix: str = "/static/", base_path: str = "/",
-                stylesheets: tuple[str, ...] = ()) -> bytes:
-    """Lay out an HTML document (with static stylesheets) as PDF, fetching only through StaticFetcher."""
+                stylesheets: tuple[str, ...] = (), css: str = "") -> bytes:
+    """Lay out an HTML document (with static stylesheets, then css) as PDF, fetching only through StaticFetcher."""
     fetcher = fetcher_for(str(folder), prefix)
     with _lock:
         paused = gc.isenabled()  # the collector waits for the render: see the module's docstring
         if paused:
             gc.disable()
         try:
+            fonts = font_config()
             document = HTML(string=html, base_url=ORIGIN + base_path, url_fetcher=fetcher)
-            css = [stylesheet(name, fetcher) for name in stylesheets]
-            return document.write_pdf(stylesheets=css, font_config=font_config())
+            sheets = [stylesheet(name, fetcher, fonts) for name in stylesheets]
+            if css:
+                sheets.append(CSS(string=css, url_fetcher=fetcher, font_config=fonts))
+            return document.write_pdf(stylesheets=sheets, font_config=fonts)
         finally:
             if paused:
                 gc.enable()
@@ -177,7 +195,8 @@ def layout(template: str, **context: Any) -> Layout:
             return layout(template, **context)
     html = render_template(template, pdf=True, **context)
     prefix = f"{request.script_root}{current_app.static_url_path}/"
-    return Layout(html, current_app.static_folder or "static", prefix, f"{request.script_root}/", STYLESHEETS)
+    return Layout(html, current_app.static_folder or "static", prefix, f"{request.script_root}/", STYLESHEETS,
+                  current_app.config.get("PDF_EXTRA_CSS", ""))
 
 
 def render_pdf(template: str, **context: Any) -> bytes:

@@ -20,7 +20,9 @@ def save(tmp_path: Path, data: bytes, name: str = "sheet.pdf") -> Path:
 
 
 def poppler(*args: str) -> str:
-    return subprocess.run(args, check=True, capture_output=True, text=True, timeout=60).stdout
+    """A poppler tool's output. A document's title with an emoji comes out of pdftotext -bbox as the halves of its
+    UTF-16 surrogate pair, which no UTF-8 decoder takes: they are replaced."""
+    return subprocess.run(args, check=True, capture_output=True, text=True, errors="replace", timeout=60).stdout
 
 
 def info(path: Path) -> dict[str, str]:

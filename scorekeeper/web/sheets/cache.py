@@ -1,10 +1,12 @@
 """Sheets kept as rendered: each PDF is made once per match version, language and build of the app.
 
 A sheet's bytes depend on what it shows (a match at one version, which every write raises, or a
-blank sheet's game and names), the language it is printed in, and the code, templates,
-stylesheet, fonts and translations that print it (the build). Kept under a tag made of all of
-these, a kept PDF never shows old totals or an old layout. The tag is also the answer's ETag, so
-a phone asking again with If-None-Match gets 304 without a read.
+blank sheet's game and names), the language it is printed in, the code, templates, stylesheet,
+fonts and translations that print it (the build), and the machine's own fonts, which a character
+none of the app's fonts draws falls back to (``system_fonts.fingerprint``: a font installed since
+is a new tag, and the new font prints without a restart). Kept under a tag made of all of these,
+a kept PDF never shows old totals, an old layout or a box where a font now has the letter. The tag
+is also the answer's ETag, so a phone asking again with If-None-Match gets 304 without a read.
 
 They are kept on disk, in the instance folder: every worker of the machine shares them, and
 they outlive a worker's recycling and a restart, so one render serves every phone of a table
@@ -24,6 +26,7 @@ from pathlib import Path
 
 import weasyprint
 
+from ... import system_fonts
 from ...config import ROOT
 from ..page_cache import trim_to_budget
 
@@ -59,8 +62,8 @@ class SheetCache:
         self.budget = max(0, int(budget))
 
     def tag(self, *identity: object) -> str:
-        """The name of a sheet: what it shows and in which language, with the build."""
-        return hashlib.sha256(repr((build(), *identity)).encode()).hexdigest()[:32]
+        """The name of a sheet: what it shows and in which language, with the build and the machine's fonts."""
+        return hashlib.sha256(repr((build(), system_fonts.fingerprint(), *identity)).encode()).hexdigest()[:32]
 
     def path(self, tag: str) -> Path:
         return self.folder / f"{tag}.pdf"

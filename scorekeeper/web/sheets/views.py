@@ -27,10 +27,11 @@ from ... import pdf
 from ...club.agreements import unconfirmed
 from ...db import db
 from ...games import GAMES
-from ...games.base import N_, HandState, Summary, parse_players
+from ...games.base import N_, HandState, Summary
 from ...i18n import translate
 from ...match import matches
 from ...models import Match
+from ...names import parse_players
 from ...refusals import Refusal, refuse
 from ...render_slots import Busy, RenderSlots, off_the_hub
 from ..club.agreements import agreed_line
@@ -40,6 +41,7 @@ from ..games.pages import GamePages
 from ..games.registry import GAME_PAGES
 from .cache import SheetCache
 from .lines import places
+from .room import name_cell
 
 bp = Blueprint("sheets", __name__)
 
@@ -47,6 +49,7 @@ GAME = f"<any({', '.join(GAMES)}):game>"
 OPEN_ROWS = 12  # a match still being played fills its grid up to this many rows, to go on on paper
 
 bp.add_app_template_filter(places)
+bp.add_app_template_filter(name_cell)
 
 
 def empty_rows(game_pages: GamePages, hands: list[HandState], summary: Summary | None) -> int:
