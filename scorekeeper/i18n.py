@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from babel.dates import get_period_names
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask import Flask, has_request_context, request, session
@@ -18,8 +19,11 @@ from .games import Reason
 
 CATALOGS = ROOT / "translations"
 
-LANGUAGES = ("en", "fr", "ru")
-LANGUAGE_NAMES = {"en": "English", "fr": "Français", "ru": "Русский"}
+LANGUAGES = ("en", "fr", "ru", "km", "lo")
+# Each language in its own words (the switcher, the sheet's language menu). A language is offered once it is in
+# LANGUAGES, with its catalog in translations/<code>/.
+NAMES = {"en": "English", "fr": "Français", "ru": "Русский", "km": "ខ្មែរ", "lo": "ລາວ"}
+LANGUAGE_NAMES = {code: NAMES[code] for code in LANGUAGES}
 
 
 def select_locale() -> str:
@@ -42,13 +46,25 @@ def translate(reason: Reason | str) -> str:
 
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale)
-    app.jinja_env.globals.update(translate=translate, languages=LANGUAGE_NAMES, current_language=current_language)
+    app.jinja_env.globals.update(translate=translate, languages=LANGUAGE_NAMES, current_language=current_language,
+                                 day_periods=day_periods)
     app.jinja_env.filters.update(by_name=by_name, ties_by_name=ties_by_name)
 
 
 def current_language() -> str:
     """The language of this request; English outside one (a command, a worker's own job)."""
     return str(get_locale() or LANGUAGES[0]) if has_request_context() else LANGUAGES[0]
+
+
+def day_periods() -> dict[str, str]:
+    """The words of the request's language for the hours before and after noon, for the scripts that write a phone's
+    own times (static/js/times.js): a browser may have no words of its own for every language of the app.
+
+    >>> day_periods()
+    {'am': 'AM', 'pm': 'PM'}
+    """
+    names = get_period_names("abbreviated", "format", current_language())
+    return {period: str(names.get(period, period.upper())) for period in ("am", "pm")}
 
 
 def by_name(names: Iterable[str]) -> list[str]:

@@ -113,6 +113,20 @@ function kept(request) {
   });
 }
 
+// The "No connection" page in the language of the page this phone kept last (the language it reads in now), else
+// the one kept when the worker was installed.
+function offlinePage() {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.keys().then(function (keys) {
+      var last = keys[keys.length - 1];
+      return last ? cache.match(last).then(function (page) { return page ? page.text() : ""; }) : "";
+    });
+  }).then(function (html) {
+    var lang = /<html[^>]*\slang="([A-Za-z-]+)"/.exec(html);
+    return lang ? caches.match(new URL("offline/" + lang[1], SCOPE).href) : null;
+  }).catch(function () { return null; }).then(function (page) { return page || caches.match(OFFLINE); });
+}
+
 function networkFirst(event, name) {
   var request = event.request, saving = null;
   var network = fetch(request).then(answered).then(function (response) {
@@ -123,7 +137,7 @@ function networkFirst(event, name) {
   var answer = network.catch(function () {
     return kept(request).then(function (copy) {
       if (copy) { return copy; }
-      return request.mode !== "navigate" ? Response.error() : caches.match(OFFLINE).then(function (page) {
+      return request.mode !== "navigate" ? Response.error() : offlinePage().then(function (page) {
         return page || Response.error();
       });
     });

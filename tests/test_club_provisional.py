@@ -161,7 +161,8 @@ def test_a_season_nobody_qualified_in_names_its_provisional_leaders(early: Early
     assert [(one["champions"], one["provisional_champions"]) for one in hall] == [
         ({"kozyol": []}, {"kozyol": ["Ann", "Cid"]})]
     page = seen(early.page(f"/c/{early.id}", lang))
-    assert f"Kozyol: Ann, Cid ({MARK[lang]})" in page.replace("Козёл", "Kozyol"), page
+    colon = " :" if lang == "fr" else ":"  # French sets a no-break space before it
+    assert f"Kozyol{colon} Ann, Cid ({MARK[lang]})" in page.replace("Козёл", "Kozyol"), page
     season_page = seen(early.page(f"/c/{early.id}?season={early.season}", lang))
     assert f"Ann, Cid ({MARK[lang]})" in season_page
 

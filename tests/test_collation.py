@@ -14,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from helpers.clubs import QUICK, TEAM_1_LOSES, club_of
+from helpers.i18n import with_languages
 from helpers.pdf import save, text
 from scorekeeper.collation import by_name, name_key
 
@@ -32,6 +33,43 @@ def test_names_file_by_their_letters_then_accents_then_case(language: str):
     assert by_name(JOINED, language) == FILED[language]
     assert by_name(["Anna", "Ann Lee", "Anne-Marie", "Annette"], language) == ["Ann Lee", "Anna", "Anne-Marie", "Annette"]
     assert by_name(["eloise", "Éloïse", "Eloise", "éloïse"], language) == ["eloise", "Eloise", "éloïse", "Éloïse"]
+
+
+# Lao and Thai names that start with a vowel written before its consonant (ແ, เ, ไ...) file under that consonant.
+LAO = ["ສົມໃຈ", "ແກ້ວ", "ບຸນມີ", "ກອງ", "ເພັດ", "ຄຳ"]
+LAO_FILED = ["ກອງ", "ແກ້ວ", "ຄຳ", "ບຸນມີ", "ເພັດ", "ສົມໃຈ"]
+THAI = ["สมชาย", "เก่ง", "กมล", "ไชยา", "ชัย", "แดง"]
+THAI_FILED = ["กมล", "เก่ง", "ชัย", "ไชยา", "แดง", "สมชาย"]
+# Khmer by its consonants, then its vowels and subscripts in code point order; a name's vowel signs are letters.
+KHMER = ["សុខា", "កញ្ញា", "ចាន់", "ដារ៉ា", "កិត្តិ", "កា"]
+KHMER_FILED = ["កញ្ញា", "កា", "កិត្តិ", "ចាន់", "ដារ៉ា", "សុខា"]
+
+
+@pytest.mark.parametrize(("names", "filed"), [(LAO, LAO_FILED), (THAI, THAI_FILED), (KHMER, KHMER_FILED)])
+def test_lao_thai_and_khmer_names_file_under_their_consonants(names, filed):
+    for language in ("en", "lo", "km"):
+        assert by_name(names, language) == filed
+    assert by_name(["ເກ", "ແກ້ວ", "ກາ"], "lo") == ["ກາ", "ເກ", "ແກ້ວ"]  # the same consonant: then the vowel
+    assert by_name(["เก้ง", "เก่ง", "เกง"], "en") == ["เกง", "เก่ง", "เก้ง"]  # tone marks tell apart like accents
+
+
+def test_khmer_and_lao_readers_find_their_own_script_first():
+    names = ["Bob", "ກອງ", "Яна", "សុខា", "Ann"]
+    assert by_name(names, "lo") == ["ກອງ", "Ann", "Bob", "Яна", "សុខា"]
+    assert by_name(names, "km") == ["សុខា", "Ann", "Bob", "Яна", "ກອງ"]
+    assert by_name(names, "fr") == ["Ann", "Bob", "Яна", "ກອງ", "សុខា"]
+
+
+def test_a_lao_reader_finds_the_roster_and_the_pickers_under_their_consonants(client: FlaskClient, monkeypatch):
+    with_languages(monkeypatch)
+    club = club_of(client, [*LAO[::-1], "Bob", "Ann"])
+    page = client.get(f"/c/{club}", headers={"Accept-Language": "lo-LA,lo;q=0.9"}).text
+    assert order(section(page, 'class="roster'), [*LAO, "Ann", "Bob"]) == [*LAO_FILED, "Ann", "Bob"]
+    picker = client.get(f"/c/{club}/new/kozyol", headers={"Accept-Language": "lo"}).text
+    first_seat = section(picker, 'name="players-0"', "</select>")
+    assert re.findall(r'<option value="([^"]+)"', first_seat) == [*LAO_FILED, "Ann", "Bob"]
+    english = client.get(f"/c/{club}", headers={"Accept-Language": "en"}).text
+    assert order(section(english, 'class="roster'), [*LAO, "Ann", "Bob"]) == ["Ann", "Bob", *LAO_FILED]
 
 
 def test_russian_keeps_its_own_letters_and_files_yo_with_ye():

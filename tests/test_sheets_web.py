@@ -22,7 +22,8 @@ def test_match_print_view_is_the_sheet_template_with_the_css_and_a_pdf_link(clie
     html = page.text
     assert "/static/sheet.css" in unbuilt(html)
     assert f'href="/api/v1/matches/{match["id"]}/sheet.pdf"' in html
-    assert html.count("(A)") == 6 + 1  # hands 1 and 2: three doubles of the declarer each; the legend
+    # Hands 1 and 2: three doubles of the declarer each; Ann's block marks her column; the legend says both.
+    assert html.count("(A)") == 6 + 1 + 2
     assert "Standings after hand 2" in html
     assert "style=" not in html and "<script" not in html  # the content security policy allows neither
 
@@ -85,7 +86,7 @@ BAD_BLANK_SHEETS = [
     ("/sheets/barbu.pdf?players=Ann,Bob,Cid,Dee,Eve", "exactly 4 players"),
     ("/sheets/kozyol.pdf?players=Ann,Ann,Cid,Dee", "same name"),
     ("/sheets/barbu.pdf?players=Ann,,Cid,Dee", "Every player needs a name"),
-    (f"/sheets/barbu.pdf?players=Ann,Bob,Cid,{LONG}", "at most 40 characters"),
+    (f"/sheets/barbu.pdf?players=Ann,Bob,Cid,{LONG}", "at most 40 letters or signs"),
     ("/sheets/hearts.pdf?players=" + ",".join(f"P{i}" for i in range(12)), "6 to 11 players"),
     ("/sheets/hearts.pdf?players=A,B,C", "6 to 11 players"),
     ("/sheets/hearts.pdf?seats=5", "6 to 11 players"),

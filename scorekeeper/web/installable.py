@@ -13,9 +13,10 @@ import json
 import posixpath
 import re
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, send_from_directory, url_for
-from flask_babel import get_locale, gettext as _, ngettext
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, send_from_directory, url_for
+from flask_babel import force_locale, get_locale, gettext as _, ngettext
 
+from .. import i18n
 from ..config import ROOT
 from . import static_files
 
@@ -71,10 +72,12 @@ def worker() -> Response:
 
 
 def shell() -> list[str]:
-    """What every page needs offline, for the worker to keep when it installs: style, modules, icon, offline page."""
+    """What every page needs offline, for the worker to keep when it installs: style, modules, icon, offline page
+    (in the language of the phone, and in each language, for a phone that reads another one later)."""
     modules = sorted(path.relative_to(STATIC).as_posix() for path in (STATIC / "js").rglob("*.js"))
     files = ["style.css", *modules, ICONS[0][0]]
-    return [*(url_for("static", filename=name) for name in files), url_for("installable.offline")]
+    return [*(url_for("static", filename=name) for name in files), url_for("installable.offline"),
+            *(url_for("installable.offline_in", code=code) for code in i18n.LANGUAGES)]
 
 
 def imports_of(module: str) -> list[str]:
@@ -101,6 +104,15 @@ def imported_by(module: str) -> tuple[str, ...]:
 def offline() -> str:
     """What the service worker shows for a page this phone has not kept, while the server cannot be reached."""
     return render_template("offline.html")
+
+
+@bp.get("/offline/<code>")
+def offline_in(code: str) -> str:
+    """The offline page in a language of the app: the worker shows the one of the page the phone kept last."""
+    if code not in i18n.LANGUAGES:
+        abort(404)
+    with force_locale(code):
+        return render_template("offline.html")
 
 
 @bp.app_template_global()

@@ -51,6 +51,9 @@ function offerChips(form) {
   });
 }
 
+// "Seat 1: Ann", in the page's words (the form brings them).
+function seatNamed(form) { return form.dataset.seatNamed || "{seat}"; }
+
 function redraw(form) {
   markChips(form);
   form.querySelectorAll("[data-live-seating] [data-seat]").forEach((spot) => {
@@ -60,7 +63,8 @@ function redraw(form) {
     if (!/^\d+$/.test(option.value)) { return; }
     if (!option.dataset.label) { option.dataset.label = option.textContent; }
     const name = nameAt(form, option.value);
-    option.textContent = name ? option.dataset.label + ": " + name : option.dataset.label;
+    option.textContent = name ? seatNamed(form).replace("{seat}", () => option.dataset.label).replace("{name}", () => name)
+      : option.dataset.label;
   });
 }
 

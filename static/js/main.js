@@ -42,6 +42,9 @@ function fitNames() {
   document.querySelectorAll("[data-fit]").forEach((box) => {
     box.style.removeProperty("font-size");
     box.style.overflowWrap = "normal";  // measured whole: a word breaks only if the smallest type cannot hold it
+    // A name of one word is measured on one line: a browser breaks a Khmer, Lao or Thai word where its dictionary
+    // finds a shorter one, and that word would seem to fit.
+    if (!/\s/.test(box.textContent.trim())) { box.style.whiteSpace = "nowrap"; }
     const style = getComputedStyle(box), least = parseFloat(style.getPropertyValue("--fit-least"));
     const step = parseFloat(style.getPropertyValue("--fit-step"));
     let size = parseFloat(style.fontSize);
@@ -50,6 +53,7 @@ function fitNames() {
       box.style.fontSize = `${size}px`;
     }
     box.style.removeProperty("overflow-wrap");
+    box.style.removeProperty("white-space");
   });
 }
 const refit = () => requestAnimationFrame(fitNames);  // after the scripts that change a name have run

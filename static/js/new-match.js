@@ -11,13 +11,17 @@ function seat(input) {
   if (spot) { spot.textContent = name || spot.dataset.empty; }
 }
 
+// "Seat 1: Ann", in the page's words (the form brings them).
+function seatNamed(form) { return form.dataset.seatNamed || "{seat}"; }
+
 function relabel(form) {
   form.querySelectorAll("select option").forEach((option) => {
     if (!/^\d+$/.test(option.value)) { return; }
     if (!option.dataset.label) { option.dataset.label = option.textContent; }
     const input = form.querySelector('input[name="players-' + option.value + '"]');
     const name = input && input.value.trim();
-    option.textContent = name ? option.dataset.label + ": " + name : option.dataset.label;
+    option.textContent = name ? seatNamed(form).replace("{seat}", () => option.dataset.label).replace("{name}", () => name)
+      : option.dataset.label;
   });
 }
 

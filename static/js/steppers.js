@@ -50,10 +50,11 @@ function fillLast(fieldset, changed) {
   }
 }
 
-// What the page adds to the summary (Barbu: the doubles), as sentences; none by default.
-let more = () => [];
+// What the page adds to the summary (Barbu: the doubles called, "Bob doubles Ann; …"); nothing by default.
+let more = () => "";
 
-// "Save records: Ann … · Bob … · … · ace of hearts: …", then what the page adds ("Doubles: …").
+// The page's whole sentence for what Save records: "Save records: Ann … · Bob … · … · ace of hearts: …", with what
+// the page adds ("Save records: … Doubles: …", or "Doubles: …" alone), each placeholder filled in.
 export function summarise(form) {
   const out = form && form.querySelector(".save-summary");
   if (!out) { return; }
@@ -62,12 +63,13 @@ export function summarise(form) {
   if (fieldset) {
     fieldset.querySelectorAll(".chips.count").forEach((g) => {
       const c = g.querySelector("input:checked");
-      parts.push(g.querySelector("legend").textContent + " " + (c ? c.value : "–"));
+      parts.push(out.dataset.count.replace("{name}", () => g.querySelector("legend").textContent)
+        .replace("{count}", () => (c ? c.value : "–")));
     });
   }
-  const records = parts.concat(chosen(form));
-  const sentences = records.length ? [out.dataset.label.replace("{counts}", () => records.join(" · "))] : [];
-  out.textContent = sentences.concat(more(form)).join(". ");
+  const counts = parts.concat(chosen(form)).join(" · "), doubles = more(form);
+  const sentence = counts && doubles ? out.dataset.labelDoubles : counts ? out.dataset.label : doubles ? out.dataset.doubles : "";
+  out.textContent = sentence.replace("{counts}", () => counts).replace("{doubles}", () => doubles);
 }
 
 export function start(options = {}) {

@@ -1,5 +1,6 @@
 // Dates and times in the phone's own order (navigator.languages: an en-GB phone puts the day first, then the month),
-// in the phone's own time zone, with the words (AM, PM) in the page's language.
+// in the phone's own time zone, with the words (AM, PM) in the page's language: the server's words for it
+// (data-day-periods, templates/match/_outbox.html), since a browser may have none for the page's language.
 
 const NUMERIC = { year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric",
   second: "numeric" };
@@ -17,8 +18,20 @@ function usable(locales) {
   catch (e) { return undefined; }
 }
 
+// The page's words for the hours before and after noon ({am, pm}), or null where the page brings none.
+function pageWords() {
+  const holder = document.querySelector("[data-day-periods]");
+  try { return holder ? JSON.parse(holder.dataset.dayPeriods) : null; } catch (e) { return null; }
+}
+
 // The time of day's words (AM, PM) in the page's language, for the hours the phone counts.
 function dayPeriod(at, options) {
+  const words = pageWords();
+  if (words) {
+    const hour = Number(new Intl.DateTimeFormat("en-US", { hour: "numeric", hourCycle: "h23", timeZone: options.timeZone })
+      .format(at));
+    return hour < 12 ? words.am : words.pm;
+  }
   const page = usable(document.documentElement.lang || undefined);
   const part = new Intl.DateTimeFormat(page, { hour: "numeric", hourCycle: options.hourCycle, timeZone: options.timeZone })
     .formatToParts(at).find((piece) => piece.type === "dayPeriod");

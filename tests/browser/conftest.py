@@ -122,12 +122,13 @@ def phone(browser: Any, live_server: str) -> Iterator[Callable[..., Any]]:
     """Open a phone: a fresh browser context (its own cookies) at phone size; returns its page.
 
     ``phone()`` is one phone at the table, ``phone(color_scheme="dark")`` one in dark mode,
-    ``phone(base_url=server_process.url)`` one that talks to another server process.
+    ``phone(base_url=server_process.url)`` one that talks to another server process, ``phone(locale="km-KH")``
+    one set to Khmer (its Accept-Language and navigator.language).
     The browser, with every phone in it, closes before the server stops.
     """
 
     def open_phone(color_scheme: str = "light", base_url: str | None = None, **options: Any) -> Any:
-        context = browser.new_context(**PHONE, color_scheme=color_scheme, base_url=base_url or live_server, **options)
+        context = browser.new_context(**{**PHONE, **options}, color_scheme=color_scheme, base_url=base_url or live_server)
         context.set_default_timeout(WAIT)
         return opened(context, scripts=options.get("java_script_enabled", True))
 

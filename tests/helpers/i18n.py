@@ -64,3 +64,19 @@ def assert_translated(text: str, lang: str, words: list[str], where: str) -> Non
         assert squeeze(word).casefold() in text.casefold(), f"{where} in {lang}: no {word!r} in {text[:3000]!r}"
     leaks = [piece for piece, pattern in english_sentences(lang) if pattern.search(text)]
     assert not leaks, f"{where} in {lang} shows English: {leaks}"
+
+
+COMING = ("km", "lo")  # Khmer and Lao: named in scorekeeper/i18n.py ahead of their catalogs
+
+
+def with_languages(monkeypatch: Any, codes: tuple[str, ...] = COMING) -> tuple[str, ...]:
+    """The app offering more languages for one test, as adding them to LANGUAGES in scorekeeper/i18n.py does (the
+    switcher, Accept-Language, the offline pages, collation, dates): without a catalog, their pages are in English.
+    Returns LANGUAGES as it then is."""
+    from scorekeeper import i18n
+
+    languages = (*i18n.LANGUAGES, *(code for code in codes if code not in i18n.LANGUAGES))
+    monkeypatch.setattr(i18n, "LANGUAGES", languages)
+    for code in codes:
+        monkeypatch.setitem(i18n.LANGUAGE_NAMES, code, i18n.NAMES[code])
+    return languages

@@ -23,7 +23,7 @@ from ...club.engine.standings import Partnership
 from ...club.results import club_of, day_of, stamp
 from ...club.roster import row_id
 from ...games import GAMES
-from ...games.base import N_, NAME_MAX
+from ...games.base import N_
 from ...i18n import translate
 from ...kept import Kept
 from ...match import matches
@@ -340,13 +340,12 @@ def new_match(public_id: str, game: str):
         except matches.Unavailable as err:
             form.form_errors.append(translate(err.reason))
             return unavailable_form(render_template("club/new_match.html", club=found, game=GAMES[game], form=form,
-                                                    roster=roster, name_length=NAME_MAX), err)
+                                                    roster=roster), err)
         else:
             phone.remember(match, key)
             return redirect(url_for("pages.match", public_id=match.public_id))
     status = 422 if request.method == "POST" else 200
-    return render_template("club/new_match.html", club=found, game=GAMES[game], form=form, roster=roster,
-                           name_length=NAME_MAX), status
+    return render_template("club/new_match.html", club=found, game=GAMES[game], form=form, roster=roster), status
 
 
 def starter(club: Club) -> str | None:

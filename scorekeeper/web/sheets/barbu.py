@@ -3,8 +3,10 @@
 A filled sheet prints each row as one line of fixed-width fields (``sheet_lines``): the hand's
 number and contract, then per player the raw score, the score after doubles, the running total
 and the letters of the players he doubled, "(A)" when that is the declarer, "²" when redoubled.
-Every number is the engine's own; nothing here adds up a score. A blank sheet is a table of
-empty cells to write in.
+The lines hold no word of any language, whose width the monospace grid could not count: a contract
+is its numeral (the legend names it), a block's first line marks the declarer "(A)" and the doubles
+owed ☐, the totals line starts with Σ. Every number is the engine's own; nothing here adds up a
+score. A blank sheet is a table of empty cells to write in.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ from ...i18n import translate
 from .lines import EM_SPACE, GRID_TYPE, MONO, NBSP, PADDING, fit, head_type, isolated, line, number
 
 SEAT_LETTERS = "ABCD"
+# Each contract as the lines print it, the numeral of its place in the rules; the legend gives its title.
+CONTRACT_NUMERALS = dict(zip(barbu.CONTRACTS, ("I", "II", "III", "IV", "V", "VI", "VII"), strict=True))
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
-# Columns of a line's fields: the hand's number, its contract (the longest title of every
-# language, "Pas de deux derniers", and a trump suit or starting rank), then per player the raw
-# score, the score after doubles, the running total (digits and a sign) and the doubles made.
+# Columns of a line's fields: the hand's number, its contract (its numeral, and a trump suit or
+# starting rank), then per player the raw score, the score after doubles, the running total (digits
+# and a sign) and the doubles made.
 # static/sheet.css sizes the header's columns to match: LEAD + 1 and PLAYER + 1 (the rule) ch.
 NUMBER, CONTRACT = 3, 21
 RAW, SCORE, TOTAL, MARKS = 3, 4, 5, 12
@@ -52,6 +56,7 @@ class BarbuSheet(TypedDict):
     seats_line: str
     lead_head: str
     total_line: str
+    contracts: list[tuple[str, str]]  # (numeral, title in the sheet's language), for the legend
     head_types: list[str]  # each player's class above his column: smaller type for a long word (lines.head_type)
 
 
@@ -90,10 +95,14 @@ def marks(hand: BarbuHand, player: str, players: list[str]) -> str:
 
 
 def contract(hand: BarbuHand) -> str:
-    """The contract's title with the trump suit or the starting rank noted."""
+    """The contract's numeral with the trump suit or the starting rank noted.
+
+    >>> contract({"contract": "trumps", "entry": {"trump_suit": "hearts"}}), contract({"contract": "no_tricks", "entry": {}})
+    ('VI ♥', 'I')
+    """
     notes = [SUIT_SYMBOLS[hand["entry"]["trump_suit"]]] if hand["entry"].get("trump_suit") else []
     notes += [hand["entry"]["start_rank"]] if hand["entry"].get("start_rank") else []
-    return " ".join([translate(barbu.CONTRACT_TITLES[hand["contract"]]), *notes])
+    return " ".join([CONTRACT_NUMERALS[hand["contract"]], *notes])
 
 
 def hand_line(number_: int, hand: BarbuHand | None, players: list[str]) -> str:
@@ -106,20 +115,21 @@ def hand_line(number_: int, hand: BarbuHand | None, players: list[str]) -> str:
 
 
 def head_line(block: DeclarerBlock, players: list[str]) -> str:
-    """The players' part of a block's first line: the declarer, and the doubles each other player owes him.
+    """The players' part of a block's first line: the declarer's letter in brackets, as a double of him is marked,
+    and the doubles each other player owes him, ☐ each, ☑ once made.
 
     It starts where the lead field ends (the block's hands and its declarer are printed before it,
     in a cell of their own, since a name of any script and length must fit there).
     """
     fields = []
-    for p in players:
+    for seat, p in enumerate(players):
         if p == block["declarer"]:
-            fields.append(fit(_("Declarer"), PLAYER, "^"))
+            fields.append(fit(f"({SEAT_LETTERS[seat]})", PLAYER, "^"))
             continue
         made = block["doubled"].get(p, 0)
         boxes = "".join("☑" if made > i else "☐" for i in range(barbu.DOUBLES_OWED))
         extra = f" +{made - barbu.DOUBLES_OWED}" if made > barbu.DOUBLES_OWED else ""
-        fields.append(fit(f"{_('doubles of the declarer')} {boxes}{extra}", PLAYER, "^"))
+        fields.append(fit(f"{boxes}{extra}", PLAYER, "^"))
     return line(fields)
 
 
@@ -129,7 +139,7 @@ def lead_head() -> str:
 
 
 def total_line(summary: BarbuSummary, players: list[str]) -> str:
-    return line([fit(" " + _("Total"), LEAD), *[fit(str(summary["totals"][p]), PLAYER, "^") for p in players]])
+    return line([fit(" Σ", LEAD), *[fit(str(summary["totals"][p]), PLAYER, "^") for p in players]])
 
 
 def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[BarbuHand],
@@ -143,4 +153,5 @@ def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[Bar
     return {"blocks": grid, "letters": SEAT_LETTERS, "ranking": ranking(summary["totals"]) if summary else [],
             "seats_line": EM_SPACE.join(f"{letter}{NBSP}{isolated(p)}" for letter, p in zip(SEAT_LETTERS, players)),
             "lead_head": lead_head(), "total_line": total_line(summary, players) if summary else "",
+            "contracts": [(CONTRACT_NUMERALS[c], translate(barbu.CONTRACT_TITLES[c])) for c in barbu.CONTRACTS],
             "head_types": [head_type(p, HEAD_ROOM) for p in players]}

@@ -1,7 +1,8 @@
 """Cancellation Hearts' printed sheet: a row per hand, a column pair per player, pages as long as the game.
 
 A filled sheet prints each row as lines of fixed-width fields (``sheet_lines``): on the left the
-hand's number and its dealer, then the passing direction and, per player, the hand's score, the
+hand's number and its dealer, then the passing direction (an arrow: a line holds no word, whose width
+the monospace grid could not count in every script) and, per player, the hand's score, the
 running total (underlined at or past the target) and ☾ for a moon. The dealer's name ends its
 line, in a column of its own as wide as the longest name (the grid in smaller type the wider it
 is); a name above its column wraps between words, in smaller type for a long word. Rows go in
@@ -22,6 +23,7 @@ from ...games import hearts
 from ...games.base import ranking
 from ...games.hearts import HeartsHand, HeartsSummary
 from .lines import MONO, PADDING, Block, fit, head_type, in_blocks, line, marked, narrowest, number
+from .room import Room, in_line
 
 # Columns of a line's fields: the hand's number and its dealer; then the passing direction and,
 # per player, the hand's score, the running total (digits and a sign) and the moon.
@@ -39,10 +41,11 @@ BLOCK = 5  # rows per table row: a long game goes on to the next page between tw
 DEALER_WIDTHS = (DEALER, 20, 26, 33, 40)
 TYPE = {6: 10.0, 7: 10.0, 8: 10.0, 9: 9.0, 10: 8.5, 11: 7.8}
 PAPER = 783
+ARROWS = {"left": "←", "right": "→"}  # the pass, as the match page shows it too
 
 
 def direction(way: str) -> str:
-    return _("left") if way == "left" else _("right")
+    return ARROWS[way]
 
 
 def player_field(hand: HeartsHand, player: str, target: int) -> Markup:
@@ -85,6 +88,7 @@ class HeartsSheet(TypedDict):
     deal: hearts.Deal
     target: int
     ranking: list[tuple[int, str, int]]  # (place, name, total), lowest total first
+    arrows: dict[str, str]  # the pass's arrows, for the legend
     blocks: NotRequired[Callable[[int], list[Block]]]  # (empty rows) -> the blocks of lines
     lead_head: NotRequired[Markup]
     pass_head: NotRequired[str]
@@ -92,6 +96,7 @@ class HeartsSheet(TypedDict):
     total_line: NotRequired[Markup]
     dealer_width: NotRequired[int]
     head_types: NotRequired[list[str]]
+    room: NotRequired[Room]  # the lines' height and the lift of their text, for the names' scripts
 
 
 def blocks(players: list[str], hands: list[HeartsHand], target: int, empty: int) -> list[Block]:
@@ -99,7 +104,7 @@ def blocks(players: list[str], hands: list[HeartsHand], target: int, empty: int)
 
     A row is (number and dealer, the rest).
     """
-    played = [(f"{number(hand['number'], NUMBER)} {hand['dealer']}",
+    played = [(Markup("{} {}").format(number(hand["number"], NUMBER), in_line(hand["dealer"])),
                line([fit(direction(hand["pass"]), PASS, "^"), *[player_field(hand, p, target) for p in players]]))
               for hand in hands]
     to_write = [(number(row, NUMBER), line([fit(direction(hearts.PASSES[(row - 1) % len(hearts.PASSES)]), PASS, "^")]))
@@ -115,7 +120,7 @@ def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[Hea
     """
     target = options.get("target", hearts.TARGET)
     extras: HeartsSheet = {"deal": hearts.deal(len(players)), "target": target,
-                              "ranking": ranking(summary["totals"], lowest=True) if summary else []}
+                              "ranking": ranking(summary["totals"], lowest=True) if summary else [], "arrows": ARROWS}
     if summary is not None:
         extras["blocks"] = functools.partial(blocks, players, hands, target)
         extras["lead_head"] = line([f"{fit('#', NUMBER, '>')} {_('Dealer')}"])
@@ -124,4 +129,5 @@ def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[Hea
         extras["total_line"] = line([" " * PASS, *[fit(str(summary["totals"][p]), PLAYER, "^") for p in players]])
         extras["dealer_width"] = narrowest(players, DEALER_WIDTHS)
         extras["head_types"] = head_types(players, extras["dealer_width"])
+        extras["room"] = Room.of(players)
     return extras

@@ -2,10 +2,13 @@
 
 A filled sheet prints each row as lines of fixed-width fields (``sheet_lines``): on the left the
 deal's number and its dealer (the column as wide as the longest name, the type smaller), then the trump suit, each
-team's card points ("no trick" beside a team that took none), the defeat points of the team that
+team's card points ("✗" beside a team that took no trick), the defeat points of the team that
 lost the deal (bold, after eggs with the sum they come from), each team's tally, and the notes, which end
-the line. Rows go in blocks of a few, one table row each. Every number is the engine's own. A
-blank sheet is a table of empty cells to write in.
+the line: the only words of a line, where their width moves no column. Rows go in blocks of a few, one table row
+each. Every number is the engine's own. A blank sheet is a table of empty cells to write in.
+
+The game's Russian words go in brackets after the translated ones on the sheets of the languages in GLOSSED: tables
+that play it in English or French say "козёл" and "яйца" too. A Russian sheet has them as its own words.
 """
 
 from __future__ import annotations
@@ -14,12 +17,14 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any, NotRequired, TypedDict
 
-from flask_babel import get_locale, gettext as _
-from markupsafe import Markup
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
 
 from ...games import kozyol
 from ...games.kozyol import KozyolHand, KozyolSummary
+from ...i18n import current_language
 from .lines import Block, fit, in_blocks, isolated, line, marked, number, width
+from .room import Room, in_line
 
 SUIT_SYMBOLS = {"spades": "♠", "hearts": "♥", "diamonds": "♦", "clubs": "♣"}
 TICK_BOXES_UP_TO = 30  # a target up to this many defeat points gets a box per point to tick on paper
@@ -30,7 +35,7 @@ LEGEND = {
     "no_trick": kozyol.DEFEAT["no_trick"], "eggs": kozyol.EGGS,
 }
 # Columns of a line's fields: the deal's number and dealer; then the trump suit, each team's card
-# points (and "no trick"), defeat points (and "=2×2" after eggs) and tally; the notes take the rest.
+# points (and ✗ for no trick), defeat points (and "=2×2" after eggs) and tally; the notes take the rest.
 # static/sheet.css sizes the header's columns to match (LEAD, then each field + 1 ch).
 NUMBER, DEALER = 3, 14
 LEAD = NUMBER + 1 + DEALER
@@ -39,11 +44,15 @@ LEAD = NUMBER + 1 + DEALER
 DEALER_WIDTHS = (DEALER, 20, 26, 33, 40)
 SUIT, POINTS, DEFEAT, TALLY = 7, 14, 6, 5
 BLOCK = 5  # rows per table row
+NO_TRICK = "✗"  # beside the card points of a team that took no trick (the legend says so)
+# The languages whose sheets add the game's Russian words (GLOSSES) in brackets after their own.
+GLOSSED = frozenset({"en", "fr"})
+GLOSSES = {"title": "Козёл", "goat": "козёл", "eggs": "яйца", "with_eggs": "с яйцами"}
 
 
 def points(hand: KozyolHand, team: int) -> str:
     tricks = hand["entry"].get("tricks")
-    return f"{hand['entry']['points'][team]:>3}" + (f" {_('no trick')}" if tricks and tricks[team] == 0 else "")
+    return f"{hand['entry']['points'][team]:>3}" + (f" {NO_TRICK}" if tricks and tricks[team] == 0 else "")
 
 
 def defeat(hand: KozyolHand, team: int) -> Markup:
@@ -55,13 +64,14 @@ def defeat(hand: KozyolHand, team: int) -> Markup:
     return marked(str(hand["defeat_points"][team]), 2, "lost") + fit(doubled, DEFEAT - 2)
 
 
-def notes(hand: KozyolHand) -> str:
+def notes(hand: KozyolHand) -> Markup:
     said = []
     if hand["eggs"]:
-        said.append(_("eggs") + ("" if get_locale().language == "ru" else " · яйца"))  # the game's own word too
+        said.append(_("eggs") + (f" · {GLOSSES['eggs']}" if current_language() in GLOSSED else ""))
     if hand["entry"].get("last_trick"):
-        said.append(_("last trick: %(name)s", name=isolated(hand["entry"]["last_trick"])))
-    return " · ".join(said)
+        name = in_line(isolated(hand["entry"]["last_trick"]))
+        said.append(Markup(escape(_("last trick: %(name)s"))) % {"name": name})
+    return Markup(" · ").join(said)
 
 
 def deal_line(hand: KozyolHand) -> Markup:
@@ -71,6 +81,19 @@ def deal_line(hand: KozyolHand) -> Markup:
               *[number(hand["totals"][team], TALLY) for team in range(kozyol.TEAMS)], notes(hand)]
     drawn = line(fields)
     return Markup('<span class="eggs">{}</span>').format(drawn) if hand["eggs"] else drawn
+
+
+def glosses(language: str) -> dict[str, Markup]:
+    """The game's Russian words as a sheet in the language adds them after its own: in brackets (the title after a
+    dot), marked as Russian; nothing in the other languages. The sheet's sentences take them as placeholders.
+
+    >>> glosses("en")["goat"], glosses("ru")["goat"], glosses("km")["title"]
+    (Markup(' (<span lang="ru">козёл</span>)'), Markup(''), Markup(''))
+    """
+    if language not in GLOSSED:
+        return {key: Markup() for key in GLOSSES}
+    return {key: Markup(' · <span lang="ru">{}</span>' if key == "title" else ' (<span lang="ru">{}</span>)').format(word)
+            for key, word in GLOSSES.items()}
 
 
 def dealer_width(players: list[str]) -> int:
@@ -90,14 +113,18 @@ class KozyolSheet(TypedDict):
     target: int
     tick_boxes: bool
     legend: dict[str, int]
+    glosses: dict[str, Markup]
+    no_trick_mark: str
     blocks: NotRequired[Callable[[int], list[Block]]]  # (empty rows) -> the blocks of lines
     lead_head: NotRequired[Markup]
     dealer_width: NotRequired[int]
+    room: NotRequired[Room]  # the lines' height and the lift of their text, for the names' scripts
 
 
 def blocks(hands: list[KozyolHand], empty: int) -> list[Block]:
     """The deals, then empty rows (taller, to write in) to go on on paper, in blocks of BLOCK."""
-    played = [(f"{number(hand['number'], NUMBER)} {hand['dealer']}", deal_line(hand)) for hand in hands]
+    played = [(Markup("{} {}").format(number(hand["number"], NUMBER), in_line(hand["dealer"])), deal_line(hand))
+              for hand in hands]
     to_write = [(number(row, NUMBER), Markup()) for row in range(len(hands) + 1, len(hands) + empty + 1)]
     return in_blocks(played, BLOCK) + [{**block, "write": True} for block in in_blocks(to_write, BLOCK)]
 
@@ -110,9 +137,11 @@ def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[Koz
     """
     teams = summary["teams"] if summary else [players[team::kozyol.TEAMS] for team in range(kozyol.TEAMS)]
     target = options.get("target", kozyol.DEFAULT_TARGET)
-    extras: KozyolSheet = {"teams": teams, "target": target, "tick_boxes": target <= TICK_BOXES_UP_TO, "legend": LEGEND}
+    extras: KozyolSheet = {"teams": teams, "target": target, "tick_boxes": target <= TICK_BOXES_UP_TO, "legend": LEGEND,
+                           "glosses": glosses(current_language()), "no_trick_mark": NO_TRICK}
     if summary is not None:
         extras["blocks"] = functools.partial(blocks, hands)
         extras["lead_head"] = line([f"{fit('#', NUMBER, '>')} {_('Dealer')}"])
         extras["dealer_width"] = dealer_width(players)
+        extras["room"] = Room.of(players)
     return extras

@@ -53,7 +53,7 @@ function settle(box, changed) {
   });
 }
 
-// "Doubles: Bob doubles Ann; Cid doubles Ann, redoubled", in calling order, for the summary beside Save.
+// "Bob doubles Ann; Cid doubles Ann, redoubled", in calling order, for the summary beside Save.
 function doubles(form) {
   const out = form.querySelector(".save-summary");
   const called = [];
@@ -63,7 +63,7 @@ function doubles(form) {
     const text = chosen.value === "redouble" ? out.dataset.redoubled : out.dataset.double;
     called.push(text.replace("{by}", () => cell.dataset.byName).replace("{target}", () => cell.dataset.targetName));
   });
-  return called.length ? [out.dataset.doubles.replace("{doubles}", () => called.join("; "))] : [];
+  return called.join("; ");
 }
 
 steppers.start({ summary: doubles });

@@ -35,17 +35,17 @@ function show(span, left) {
   span.textContent = left >= 0 ? span.dataset.left.replace("{n}", left) : span.dataset.over.replace("{n}", -left);
 }
 
-// "Save records: Ann … ♥ · Bob … ♥ … Q♠ · Cid … ♥ (the rest) · moon: …": what a tap on Save records.
+// "Save records: Ann … ♥ · Bob … ♥ … Q♠ · Cid … ♥ (the rest) · moon: …": what a tap on Save records, each row
+// in the page's words for it (with or without Black Marias, taking the rest or not).
 // A row left empty reads "–" until someone takes the rest, which makes it none.
 function summarise(form, all, seat) {
-  const out = form.querySelector(".save-summary");
-  const marias = form.querySelector(".marias .what").textContent;
+  const out = form.querySelector(".save-summary"), says = out.dataset;
   const parts = all.map((r, i) => {
     const hearts = r.hearts === null ? (seat === null ? "–" : 0) : r.hearts;
-    const part = r.name + " " + hearts + " ♥" + (r.marias ? " " + r.marias + " " + marias : "");
-    return i === seat ? part + " " + out.dataset.rest : part;
+    const words = i === seat ? (r.marias ? says.rowMariasRest : says.rowRest) : (r.marias ? says.rowMarias : says.row);
+    return words.replace("{name}", () => r.name).replace("{hearts}", () => hearts).replace("{marias}", () => r.marias);
   });
-  out.textContent = out.dataset.label.replace("{counts}", () => parts.concat(chosen(form)).join(" · "));
+  out.textContent = says.label.replace("{counts}", () => parts.concat(chosen(form)).join(" · "));
 }
 
 function update(form) {
