@@ -237,7 +237,8 @@ def test_the_history_page_is_linked_from_the_match_page_and_shows_before_and_aft
     assert f'href="/m/{made["id"]}/history"' in match_page
     shown = client.get(f"/m/{made['id']}/history")
     assert shown.status_code == 200
-    lines = shown.text.split("<li>")[1:]
+    history = shown.text.split('<ol class="history"', 1)[1].split("</ol>", 1)[0]
+    lines = history.split("<li>")[1:]
     assert len(lines) == 3
     assert "Hand 1 undone" in lines[0] and "Hand 1 corrected" in lines[1] and "Hand 1 recorded" in lines[2]
     assert "Before" in lines[0] and "After" not in lines[0]

@@ -28,9 +28,10 @@ function pageWords() {
 function dayPeriod(at, options) {
   const words = pageWords();
   if (words) {
-    const hour = Number(new Intl.DateTimeFormat("en-US", { hour: "numeric", hourCycle: "h23", timeZone: options.timeZone })
-      .format(at));
-    return hour < 12 ? words.am : words.pm;
+    // Morning or afternoon as English says it (every browser has English), in the page's own words.
+    const english = new Intl.DateTimeFormat("en-US", { hour: "numeric", hour12: true, timeZone: options.timeZone })
+      .formatToParts(at).find((piece) => piece.type === "dayPeriod");
+    return english && english.value.toUpperCase() === "AM" ? words.am : words.pm;
   }
   const page = usable(document.documentElement.lang || undefined);
   const part = new Intl.DateTimeFormat(page, { hour: "numeric", hourCycle: options.hourCycle, timeZone: options.timeZone })

@@ -120,7 +120,7 @@ def test_every_standings_table_keeps_place_and_player_in_view(phone, screenshot)
                {name: {"px out of the card": row["out"], "players hidden": len(row["hidden"]),
                        "figures out of reach": len(row["buried"])}
                 for name, row in tables.items()})
-        assert not any(row["hidden"] or row["buried"] for row in tables.values()), [row["buried"] for row in tables.values()]
+        assert not any(row["hidden"] or row["buried"] for row in tables.values()), [(n, r["hidden"]) for n, r in tables.items()]
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the page itself scrolls sideways"
         screenshot(page, f"standings-{scheme}")
     assert set(tables) == {"Barbu", "Kozyol", "Partnerships", "Cancellation Hearts"}, tables
