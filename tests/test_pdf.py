@@ -135,15 +135,15 @@ def test_kozyol_series_to_the_goat_with_eggs_on_one_page(client, tmp_path):
     page = text(path)
     for name in KOZYOL:
         assert name in page
-    assert "Козёл" in page and "яйца" in page
+    assert "Козёл" not in page and "яйца" not in page and "козёл" not in page  # Russian words on a Russian sheet only
     assert "Ёжик & Ann" in page and "Козлов & Bob" in page
-    assert "The goat (козёл): Козлов & Bob, with eggs (с яйцами)" in squeezed_spaces(page)
+    assert "The goat: Козлов & Bob, with eggs." in squeezed_spaces(page)
     assert f"{state['totals'][0]} / 12" in page and f"{state['totals'][1]} / 12" in page
     for hand in state["hands"]:
         line = next(line for line in page.splitlines() if re.match(rf"\s*{hand['number']}\s+\S", line))
         numbers = [int(n) for n in re.findall(r"\b\d+\b", line)]
         assert numbers[1:3] == hand["entry"]["points"] and numbers[-2:] == hand["totals"], line
-        assert ("яйца" in line) is hand["eggs"]
+        assert ("eggs" in line) is hand["eggs"]
 
 
 def squeezed_spaces(value: str) -> str:

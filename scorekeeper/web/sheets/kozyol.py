@@ -7,8 +7,8 @@ lost the deal (bold, after eggs with the sum they come from), each team's tally,
 the line: the only words of a line, where their width moves no column. Rows go in blocks of a few, one table row
 each. Every number is the engine's own. A blank sheet is a table of empty cells to write in.
 
-The game's Russian words go in brackets after the translated ones on the sheets of the languages in GLOSSED: tables
-that play it in English or French say "козёл" and "яйца" too. A Russian sheet has them as its own words.
+The game's Russian words (козёл, яйца) are on a Russian sheet, as its own words, and on no other: a sheet in
+another language says the game in that language's words alone.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from markupsafe import Markup, escape
 
 from ...games import kozyol
 from ...games.kozyol import KozyolHand, KozyolSummary
-from ...i18n import current_language
 from .lines import Block, fit, in_blocks, isolated, line, marked, number, width
 from .room import Room, in_line
 
@@ -45,9 +44,6 @@ DEALER_WIDTHS = (DEALER, 20, 26, 33, 40)
 SUIT, POINTS, DEFEAT, TALLY = 7, 14, 6, 5
 BLOCK = 5  # rows per table row
 NO_TRICK = "✗"  # beside the card points of a team that took no trick (the legend says so)
-# The languages whose sheets add the game's Russian words (GLOSSES) in brackets after their own.
-GLOSSED = frozenset({"en", "fr"})
-GLOSSES = {"title": "Козёл", "goat": "козёл", "eggs": "яйца", "with_eggs": "с яйцами"}
 
 
 def points(hand: KozyolHand, team: int) -> str:
@@ -67,7 +63,7 @@ def defeat(hand: KozyolHand, team: int) -> Markup:
 def notes(hand: KozyolHand) -> Markup:
     said = []
     if hand["eggs"]:
-        said.append(_("eggs") + (f" · {GLOSSES['eggs']}" if current_language() in GLOSSED else ""))
+        said.append(_("eggs"))
     if hand["entry"].get("last_trick"):
         name = in_line(isolated(hand["entry"]["last_trick"]))
         said.append(Markup(escape(_("last trick: %(name)s"))) % {"name": name})
@@ -81,19 +77,6 @@ def deal_line(hand: KozyolHand) -> Markup:
               *[number(hand["totals"][team], TALLY) for team in range(kozyol.TEAMS)], notes(hand)]
     drawn = line(fields)
     return Markup('<span class="eggs">{}</span>').format(drawn) if hand["eggs"] else drawn
-
-
-def glosses(language: str) -> dict[str, Markup]:
-    """The game's Russian words as a sheet in the language adds them after its own: in brackets (the title after a
-    dot), marked as Russian; nothing in the other languages. The sheet's sentences take them as placeholders.
-
-    >>> glosses("en")["goat"], glosses("ru")["goat"], glosses("km")["title"]
-    (Markup(' (<span lang="ru">козёл</span>)'), Markup(''), Markup(''))
-    """
-    if language not in GLOSSED:
-        return {key: Markup() for key in GLOSSES}
-    return {key: Markup(' · <span lang="ru">{}</span>' if key == "title" else ' (<span lang="ru">{}</span>)').format(word)
-            for key, word in GLOSSES.items()}
 
 
 def dealer_width(players: list[str]) -> int:
@@ -113,7 +96,6 @@ class KozyolSheet(TypedDict):
     target: int
     tick_boxes: bool
     legend: dict[str, int]
-    glosses: dict[str, Markup]
     no_trick_mark: str
     blocks: NotRequired[Callable[[int], list[Block]]]  # (empty rows) -> the blocks of lines
     lead_head: NotRequired[Markup]
@@ -138,7 +120,7 @@ def sheet_extras(players: list[str], options: Mapping[str, Any], hands: list[Koz
     teams = summary["teams"] if summary else [players[team::kozyol.TEAMS] for team in range(kozyol.TEAMS)]
     target = options.get("target", kozyol.DEFAULT_TARGET)
     extras: KozyolSheet = {"teams": teams, "target": target, "tick_boxes": target <= TICK_BOXES_UP_TO, "legend": LEGEND,
-                           "glosses": glosses(current_language()), "no_trick_mark": NO_TRICK}
+                           "no_trick_mark": NO_TRICK}
     if summary is not None:
         extras["blocks"] = functools.partial(blocks, hands)
         extras["lead_head"] = line([f"{fit('#', NUMBER, '>')} {_('Dealer')}"])
