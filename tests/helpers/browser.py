@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -265,11 +266,27 @@ def scrolled_to_end(region: Any) -> None:
                                   arg=region.element_handle())
 
 
+# Playwright's wait_for_function takes a promise the condition returns for a truthy value and returns at once:
+# a condition that asks an asynchronous API (the Cache API, the service worker) would never be waited for. Each
+# poll here starts the condition when none is on its way and answers what the last one resolved to.
+SETTLED = """([key, arg]) => {
+  const waits = window.__waits || (window.__waits = {});
+  const wait = waits[key] || (waits[key] = { asking: false, held: false });
+  if (wait.held) { delete waits[key]; return true; }
+  if (!wait.asking) {
+    wait.asking = true;
+    Promise.resolve().then(() => (%s)(arg)).then((held) => { wait.held = Boolean(held); }, () => { wait.held = false; })
+      .then(() => { wait.asking = false; });
+  }
+  return false;
+}"""
+
+
 def wait_until(page: Any, condition: str, arg: Any = None, within: float = 10, what: str = "") -> None:
-    """Wait until a condition in the page holds (a promise is waited for), at most `within` seconds."""
+    """Wait until a condition in the page holds (a promise it returns is waited for), at most `within` seconds."""
     from playwright.sync_api import TimeoutError as Timeout
 
     try:
-        page.wait_for_function(condition, arg=arg, timeout=within * 1000, polling=100)
+        page.wait_for_function(SETTLED % condition, arg=[uuid.uuid4().hex, arg], timeout=within * 1000, polling=100)
     except Timeout:
         raise AssertionError(what or f"{condition} did not hold within {within} s") from None
