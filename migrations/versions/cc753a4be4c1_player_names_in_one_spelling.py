@@ -2,7 +2,7 @@
 
 Revision ID: cc753a4be4c1
 Revises: d4a9c3e7f215
-Create Date: 2026-12-10 09:00:00.000000
+Create Date: 2026-12-06 16:00:00.000000
 
 A name now holds at most 40 letters as a reader counts them (grapheme clusters), which can be more than
 40 code points: on PostgreSQL the roster's name column widens to 200 and its key (folded) to 800. SQLite
