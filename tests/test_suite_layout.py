@@ -71,3 +71,43 @@ def test_a_conftest_holds_fixtures_and_hooks_only():
         if found:
             helpers[name(path)] = found
     assert not helpers, f"helpers belong in tests/helpers/: {helpers}"
+
+
+# Playwright evaluates a wait's condition with eval() on every poll unless it is a function, which it evaluates
+# once, while the page is first asked; after that the page's Content Security Policy (no 'unsafe-eval') refuses
+# eval, so a bare expression that does not hold at once fails the wait ("EvalError") instead of waiting.
+FUNCTION = ("(", "function", "async")
+
+
+def is_function(source: str) -> bool:
+    text = source.strip()
+    return text.startswith(FUNCTION) or text.split("=>", 1)[0].strip().isidentifier()
+
+
+def bare_waits(source: str) -> list[str]:
+    """The wait_for_function calls in source whose condition is a string that is not a function."""
+    tree = ast.parse(source)
+    constants = {target.id: node.value.value for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                 and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+                 for target in node.targets if isinstance(target, ast.Name)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "wait_for_function":
+            condition = node.args[0] if node.args else None
+            text = (condition.value if isinstance(condition, ast.Constant)
+                    else constants.get(condition.id) if isinstance(condition, ast.Name) else None)
+            if isinstance(text, str) and not is_function(text):
+                found.append(f"line {node.lineno}: {text.strip()[:60]}")
+    return found
+
+
+def test_the_wait_check_tells_a_function_from_an_expression():
+    assert bare_waits("page.wait_for_function(\"document.fonts.status === 'loaded'\")") != []
+    assert bare_waits("X = 'window.ready'\npage.wait_for_function(X)") != []
+    assert bare_waits("page.wait_for_function('() => window.ready')\npage.wait_for_function('el => el.ok', arg=1)\n"
+                      "page.wait_for_function('([a, b]) => a < b')\npage.wait_for_function('async () => 1')") == []
+
+
+def test_every_browser_wait_is_on_a_function():
+    bare = {name(path): found for path in FILES if (found := bare_waits(path.read_text(encoding="utf-8")))}
+    assert not bare, f"give wait_for_function a function ('() => ...'), or use helpers.browser.wait_until: {bare}"

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from helpers.browser import UNCOVERED, check, made, member_link
+from helpers.browser import UNCOVERED, check, fonts_drawn, made, member_link
 from helpers.matches import barbu_entry
 from helpers.phone_languages import (
     KHMER,
@@ -60,7 +60,7 @@ def save_in_reach(page: Any, button: Any, text: str, where: str) -> None:
 def looked_at(page: Any, name: str, problems: dict[str, list[str]], exempt: dict[str, list[str]]) -> None:
     """axe-core and the tap sizes, once the stylesheet and the fonts have arrived."""
     page.wait_for_load_state("load")
-    page.wait_for_function("document.fonts.status === 'loaded'")
+    fonts_drawn(page)
     check(page, name, problems, exempt)
 
 

@@ -3,7 +3,7 @@ word, the score sheet's headings one line each, and Barbu's double marks whole l
 
 from __future__ import annotations
 
-from helpers.browser import BROKEN, made
+from helpers.browser import BROKEN, fonts_drawn, made
 from helpers.matches import barbu_entry
 
 # ស្រីពៅ, a Khmer name of several dictionary words run together, a Lao one, and a Latin one.
@@ -23,7 +23,7 @@ def test_barbu_names_in_khmer_and_lao_stay_whole(phone):
     page = phone()
     match_id = made(page, "barbu", NAMES, {"first_declarer": NAMES[0]}, [barbu_entry(n, NAMES) for n in (1, 2)])
     page.goto(f"/m/{match_id}")
-    page.wait_for_function("document.fonts.status === 'loaded'")
+    fonts_drawn(page)
     assert page.evaluate(BROKEN, ".sheet thead th, .totals .name, .roles dd, .owed, .dbl") == []
     assert page.evaluate(OFF_SCREEN, ".totals .name, .roles dd, .owed") == []
     assert page.evaluate(ONE_LINE, ".sheet thead th") == []
@@ -35,7 +35,6 @@ def test_kozyol_seats_in_khmer_and_lao_stay_whole(phone):
     page = phone()
     match_id = made(page, "kozyol", NAMES, {}, [{"points": [75, 45]}])
     page.goto(f"/m/{match_id}")
-    page.wait_for_function("document.fonts.status === 'loaded'")
-    page.wait_for_timeout(100)  # the sizes main.js sets once the fonts are in are drawn
+    fonts_drawn(page)
     assert page.evaluate(BROKEN, ".table-plan .seat, .kozyol .totals .name") == []
     assert page.evaluate(OFF_SCREEN, ".table-plan .seat, .kozyol .totals .name") == []

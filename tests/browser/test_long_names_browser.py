@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from helpers.browser import BROKEN, made
+from helpers.browser import BROKEN, fonts_drawn, made
 from helpers.clubs import QUICK, TEAM_1_LOSES
 from helpers.matches import barbu_entry, hearts_entry
 
@@ -39,8 +39,7 @@ KOZYOL = ".table-plan .seat, .kozyol .totals .name, .kozyol-deal .split .team-0,
 def cut(page: Any, selector: str, on_screen: bool = True) -> list[str]:
     """What of the names under selector is cut: by its box, the screen or an ellipsis, or inside a word."""
     assert page.locator(selector).count() > 0, selector
-    page.wait_for_function("document.fonts.status === 'loaded'")
-    page.wait_for_timeout(100)  # the sizes set after the fonts arrived are drawn
+    fonts_drawn(page)
     return page.evaluate(CUT, [selector, on_screen]) + [f"broken word: {word}" for word in page.evaluate(BROKEN, selector)]
 
 

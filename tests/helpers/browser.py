@@ -269,7 +269,7 @@ def scrolled_to_end(region: Any) -> None:
 # Playwright's wait_for_function takes a promise the condition returns for a truthy value and returns at once:
 # a condition that asks an asynchronous API (the Cache API, the service worker) would never be waited for. Each
 # poll here starts the condition when none is on its way and answers what the last one resolved to.
-SETTLED = """([key, arg]) => {
+ASKED = """([key, arg]) => {
   const waits = window.__waits || (window.__waits = {});
   const wait = waits[key] || (waits[key] = { asking: false, held: false });
   if (wait.held) { delete waits[key]; return true; }
@@ -287,6 +287,17 @@ def wait_until(page: Any, condition: str, arg: Any = None, within: float = 10, w
     from playwright.sync_api import TimeoutError as Timeout
 
     try:
-        page.wait_for_function(SETTLED % condition, arg=[uuid.uuid4().hex, arg], timeout=within * 1000, polling=100)
+        page.wait_for_function(ASKED % condition, arg=[uuid.uuid4().hex, arg], timeout=within * 1000, polling=100)
     except Timeout:
         raise AssertionError(what or f"{condition} did not hold within {within} s") from None
+
+
+# The page's fonts are in and two frames have been drawn since: main.js refits names once the fonts are ready
+# (a handler that runs before this one's), so what a test measures next is what the phone shows.
+FONTS_DRAWN = """() => document.fonts.ready.then(() => new Promise((drawn) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => drawn(true)))))"""
+
+
+def fonts_drawn(page: Any) -> None:
+    """Wait until the page's fonts have arrived and the sizes set for them are drawn."""
+    wait_until(page, FONTS_DRAWN, what="the page's fonts did not arrive")

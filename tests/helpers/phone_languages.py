@@ -11,6 +11,7 @@ from typing import Any
 from babel.messages.catalog import Catalog
 
 from helpers.barbu import dbl, reference_raw, reference_settle
+from helpers.browser import fonts_drawn
 from helpers.i18n import catalog, english_sentences, forms, seen, squeeze
 from helpers.matches import PLAYERS
 from scorekeeper.games import barbu
@@ -89,7 +90,7 @@ NOT_WHOLE = """selector => Array.from(document.querySelectorAll(selector)).flatM
 def not_whole(page: Any, selector: str) -> list[str]:
     """The names under selector not drawn whole on one line (after the page's fonts have arrived)."""
     assert page.locator(selector).count() > 0, selector
-    page.wait_for_function("document.fonts.status === 'loaded'")
+    fonts_drawn(page)
     return page.evaluate(NOT_WHOLE, selector)
 
 
