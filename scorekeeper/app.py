@@ -50,8 +50,9 @@ from .web.club import (
 )
 from .web.club.agreements import bp as club_agreements_bp
 from .web.match import archive, hands, pages, table
+from .web.paper import views as paper_pages
 from .web.rules import views as rules
-from .web.sheets import views as sheets
+from .web.sheets import paper as paper_sheet, views as sheets
 
 
 def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
@@ -78,11 +79,11 @@ def create_app(test_config: Mapping[str, object] | None = None) -> Flask:
     hosts.init_app(app)  # first of the hooks: nothing builds a link for a Host this server does not answer to
     static_files.init_app(app)
     compression.init_app(app)  # its after-request hook runs after all but the above: the others see the plain body
-    for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, rules.bp, api.bp, openapi.bp,
-                      installable.bp, club_pages.bp, club_admin.bp, club_evenings.bp, club_night.bp, club_members.bp,
-                      club_rounds.bp, club_playing_pages.bp, club_screen.bp, club_season_days.bp,
+    for blueprint in (pages.bp, hands.bp, archive.bp, table.bp, sheets.bp, paper_sheet.bp, rules.bp, api.bp,
+                      openapi.bp, installable.bp, club_pages.bp, club_admin.bp, club_evenings.bp, club_night.bp,
+                      club_members.bp, club_rounds.bp, club_playing_pages.bp, club_screen.bp, club_season_days.bp,
                       club_agreements_bp, club_table_cards.bp, club_results_pages.bp, club_api.bp,
-                      evening_results_api.bp, club_playing_api.bp):
+                      evening_results_api.bp, club_playing_api.bp, paper_pages.bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)
     headers.init_app(app)

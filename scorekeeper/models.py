@@ -139,6 +139,27 @@ class StartReceipt(db.Model):  # type: ignore[name-defined]  # mypy cannot see F
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+
+class PaperPhoto(db.Model):  # type: ignore[name-defined]  # mypy cannot see Flask-SQLAlchemy's base
+    """A photo of one page of a match's paper sheet, as kept after its reading: evidence for a dispute.
+
+    ``jpeg`` is the photo as kept (scorekeeper.paper.photos.intake: metadata stripped, at most a few
+    megabytes); ``digest`` the SHA-256 of the photo as sent, so the same photo sent again opens the same
+    review. ``rows`` is what was read of each row and ``crops`` the picture of each row a person confirms
+    (scorekeeper.paper.service). Kept with the match, deleted with it, a few per match (the oldest go).
+    """
+
+    __tablename__ = "paper_photos"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    page: Mapped[int]  # the sheet's page, from 1, as its QR code says
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    jpeg: Mapped[bytes] = mapped_column(LargeBinary)
+    digest: Mapped[str] = mapped_column(String(64))
+    rows: Mapped[JsonObject] = mapped_column(JSON)
+    crops: Mapped[JsonObject] = mapped_column(JSON)
+
 # -- the club: a roster across matches, evenings, seasons, and one result row per club match ------
 
 

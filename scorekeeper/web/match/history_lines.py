@@ -1,7 +1,7 @@
 """The edit history as a player reads it: what changed, in words, and which phone did it.
 
 A stored entry is the API's JSON; here each field becomes a short line ("Bob: queens 1 → 0",
-"contract: No Tricks → Trumps"), and sources become "this phone", "phone 2" or "API".
+"contract: No Tricks → Trumps"), and sources become "this phone", "phone 2", "API" or "read from paper".
 """
 
 from __future__ import annotations
@@ -107,6 +107,8 @@ def sources(changes: list[HandChange], mine: str) -> dict[str, str]:
             names[change.source] = _("this phone")
         elif change.source == "api":
             names[change.source] = _("API")
+        elif change.source == "paper":  # a hand read from a photo of the paper sheet (web/paper)
+            names[change.source] = _("read from paper")
         elif change.source.startswith("phone "):
             others += 1
             names[change.source] = _("phone %(n)s", n=others)

@@ -99,6 +99,7 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
     "clubs.new_match": ("RATELIMIT_CLUB_MATCHES", "club-match", made),
     "sheets.match_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "sheets.blank_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
+    "paper_sheet.match_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "clubs.standings_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "club_evening_results.results_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "club_table_cards.cards_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
@@ -110,7 +111,7 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
 PER_CLUB = frozenset({"club_api.start_match", "clubs.new_match", "clubs.standings_pdf",
                       "club_evening_results.results_pdf", "club_table_cards.cards_pdf",
                       "club_table_cards.api_cards_pdf"})
-PER_MATCH = frozenset({"sheets.match_pdf"})
+PER_MATCH = frozenset({"sheets.match_pdf", "paper_sheet.match_pdf"})
 # Limited endpoints of a club where a stranger counts per club and address first, and the club's admin and
 # proven members in their own buckets (club_counts.py); the limit per club and address of each scope.
 CLUB_AND_ADDRESS = PER_CLUB | {"club_api.answer_evening", "club_evenings.answer"}

@@ -1,0 +1,51 @@
+"""What a table marked in one group of bubbles, from how dark each bubble is: the values, and whether to doubt them.
+
+A mark is a bubble clearly darker than the group's unmarked ones and than an absolute floor: a filled bubble,
+a cross and a tick all are (a tick covers the least, about a third of a bubble's inside). A bubble between
+the floor of a faint mark and that of a mark is neither read nor ignored: the group is in doubt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.paper.layout import Group, Value
+
+MARK = 0.24  # of solid ink, above the group's unmarked level: a mark (a tick reads about 0.35, a cross 0.45)
+FAINT = 0.08  # above the unmarked level: too dark to be paper, too light to be a mark
+LEVEL_FROM = 5  # bubbles: a one-mark group this large has its own unmarked level (most of its bubbles are)
+
+
+@dataclass(frozen=True)
+class GroupMarks:
+    values: tuple[Value, ...]  # the marked values, strongest first
+    doubt: bool  # two marks where one is read, a faint mark, a dark group, or no mark where one is needed
+    candidates: tuple[Value, ...]  # every value the group can mean, the most likely first
+
+
+def group_marks(group: Group, fills: list[float]) -> GroupMarks:
+    """The marks of a group of bubbles from their fills (0 blank ... 1 solid ink, in the group's order).
+
+    >>> from scorekeeper.paper.layout import Bubble
+    >>> digits = Group(0, ("units", 0), tuple(Bubble(0.0, 0.0, d, str(d)) for d in range(4)))
+    >>> group_marks(digits, [0.02, 0.71, 0.03, 0.01])
+    GroupMarks(values=(1,), doubt=False, candidates=(1, 2, 0, 3))
+    >>> group_marks(digits, [0.02, 0.71, 0.5, 0.01]).doubt
+    True
+    """
+    assert len(fills) == len(group.bubbles)
+    # Its unmarked level: a low one of its own fills where most bubbles must be blank, else the page's (0).
+    level = max(0.0, sorted(fills)[len(fills) // 3]) if len(fills) >= LEVEL_FROM and not group.many else 0.0
+    above = [fill - level for fill in fills]
+    order = sorted(range(len(fills)), key=lambda k: (-above[k], k))
+    marked = [k for k in order if above[k] >= MARK]
+    faint = [k for k in order if FAINT <= above[k] < MARK]
+    values = tuple(group.bubbles[k].value for k in marked)
+    doubt = bool(faint) or level >= FAINT
+    if not group.many:
+        doubt = doubt or len(marked) > 1 or (not marked and group.default is None)
+    ranked = [group.bubbles[k].value for k in marked + faint]
+    if group.default is not None and not group.many:
+        ranked.append(group.default)
+    ranked += [group.bubbles[k].value for k in order if k not in marked and k not in faint]
+    return GroupMarks(values, doubt, tuple(dict.fromkeys(ranked)))
