@@ -14,6 +14,7 @@ from helpers.kozyol import play_deal
 from helpers.paper import marks_of
 from scorekeeper.games import GAMES
 from scorekeeper.paper import fitting
+from scorekeeper.paper.entries import paper_form
 from scorekeeper.paper.layout import LOST, Key, Page, Value, page_for, rows_per_page
 from scorekeeper.paper.marks import GroupMarks, group_marks
 
@@ -52,7 +53,7 @@ def fit(game: str, rows: list[dict[str, Any]], players: list[str] = PLAYERS, opt
 def normalized(game: str, players: list[str], options: dict[str, Any], entries: list[dict[str, Any]]) -> Any:
     """Each entry as the engine keeps it, played in turn."""
     replay = GAMES[game].new_replay(players, options)
-    return [fitting.paper_form(game, replay.play(copy.deepcopy(entry))["entry"]) for entry in entries]
+    return [paper_form(game, replay.play(copy.deepcopy(entry))["entry"]) for entry in entries]
 
 
 def reasons(row: fitting.RowRead) -> list[str]:

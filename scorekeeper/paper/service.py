@@ -23,6 +23,7 @@ from ..match import matches
 from ..models import Match, PaperPhoto
 from ..render_slots import off_the_hub
 from . import fitting, layout, marks, photos, reader
+from .entries import paper_form
 from .layout import Identity, Page
 
 OTHER_MATCH = N_("This sheet belongs to another match.")
@@ -119,7 +120,7 @@ def stored_row(row: Any) -> ReadRow:
 def same_on_paper(game: str, stored: JsonObject, read: JsonObject) -> bool:
     """Whether a recorded hand and a row read say the same on paper (notes such as a trump suit are not on it)."""
     try:
-        return bool(fitting.paper_form(game, stored) == fitting.paper_form(game, read))
+        return bool(paper_form(game, stored) == paper_form(game, read))
     except (KeyError, TypeError, IndexError):
         return stored == read
 
