@@ -249,21 +249,104 @@ def test_the_second_page_goes_on_from_the_match_so_far() -> None:
     assert reasons(early) == ["Hand 4 is not recorded yet, so this row cannot be checked: save the rows before it first."]
 
 
-def test_an_empty_row_ends_the_page() -> None:
-    def stray_mark_after(page: Page, marks: Marks) -> None:
-        marks[(3, ("units", 0))] = group_marks(page.group(3, ("units", 0)), [INK] + [PAPER] * 9)
-
-    rows = fit("kozyol", [{"points": [75, 45]}, {"points": [75, 45]}], change=stray_mark_after)
+def test_rows_after_the_last_marked_row_are_empty() -> None:
+    rows = fit("kozyol", [{"points": [75, 45]}, {"points": [75, 45]}])
     assert [row.status for row in rows] == ["certain", "certain"] + ["empty"] * 7
     assert [row.number for row in rows] == list(range(1, 10))
-    assert rows[3].read == {} and rows[3].entry is None
+    assert all(row.read == {} and row.entry is None for row in rows[2:])
 
 
-def test_a_row_after_a_row_without_a_legal_reading_waits_for_it() -> None:
-    rows = fit("kozyol", [{"points": [119, 1]}, {"points": [75, 45]}])
+def test_an_empty_row_between_marked_rows_is_doubtful_and_the_rows_below_are_read() -> None:
+    def rub_out_row_1(page: Page, marks: Marks) -> None:
+        for group in page.row_groups(1):
+            marks[(1, group.key)] = group_marks(group, [PAPER] * len(group.bubbles))
+
+    rows = fit("kozyol", [{"points": [75, 45]}, {"points": [60, 60]}, {"points": [29, 91]}], change=rub_out_row_1)
+    assert [row.status for row in rows[:4]] == ["certain", "doubtful", "certain", "empty"]
+    assert (rows[1].entry, rows[1].read) == (None, {})
+    assert reasons(rows[1]) == ["Hand 2 has no marks but rows below it do: fill it in."]
+    assert rows[2].entry == {"points": [29, 91]} and rows[2].number == 3
+
+
+def test_a_row_of_faint_marks_is_doubtful_with_its_proposal_and_the_rows_below_are_read() -> None:
+    light = {"points": [120, 0], "tricks": [None, 0]}
+    page = page_for("kozyol", 4)
+    marks = sheet(page, [marks_of("kozyol", {"points": [75, 45]}, PLAYERS, 0),
+                         marks_of("kozyol", {"points": [29, 91]}, PLAYERS, 2)],
+                  faint={key: values for key, values in marks_of("kozyol", light, PLAYERS, 1).items() if values})
+    rows = fitting.fit_page(page, marks, PLAYERS, {}, [], 1)
+    assert [row.status for row in rows[:4]] == ["certain", "doubtful", "certain", "empty"]
+    assert rows[1].entry == light
+    assert "Check the card points of Ann and Cid: the marks are unclear." in reasons(rows[1])
+    assert rows[2].entry == {"points": [29, 91]}
+
+
+def test_a_faint_mark_alone_where_no_mark_reads_nothing_is_no_empty_row() -> None:
+    page = page_for("barbu", 4)
+    marks = sheet(page, [], faint={(0, ("doubled", 0, 1)): (1,)})
+    rows = fitting.fit_page(page, marks, PLAYERS, BARBU, [], 1)
+    assert rows[0].status == "doubtful"
+    assert all(row.status == "empty" for row in rows[1:])
+
+
+def test_rows_after_a_doubtful_row_with_a_legal_proposal_are_checked_against_it() -> None:
+    entries = [{"contract": "no_tricks", "tricks": {A: 3, B: 4, C: 5, D: 1}, "doubles": []},
+               {"contract": "no_queens", "queens": {A: 1, B: 0, C: 1, D: 2}, "doubles": []},
+               {"contract": "barbu", "king_of_hearts": D, "doubles": [dbl(C, A)]}]
+
+    def blank_units_of_bob(page: Page, marks: Marks) -> None:
+        marks[(0, ("units", 1))] = group_marks(page.group(0, ("units", 1)), [PAPER] * 10)
+
+    rows = fit("barbu", entries, options=BARBU, change=blank_units_of_bob)
+    assert [row.status for row in rows[:4]] == ["doubtful", "certain", "certain", "empty"]
+    assert normalized("barbu", PLAYERS, BARBU, [row.entry for row in rows[:3]]) == normalized(
+        "barbu", PLAYERS, BARBU, entries)
+
+
+def test_a_row_the_rules_refuse_after_a_wrong_proposal_is_doubtful_never_certain() -> None:
+    # Hand 1 is Trumps, but its No Tricks bubble is marked darker: the proposal (No Tricks) is legal and wrong.
+    # Hand 2, No Tricks marked clearly, is then a contract Ann has played: a doubt, never certain.
+    trumps = {"contract": "trumps", "tricks": {A: 6, B: 3, C: 1, D: 3}, "doubles": []}
+    no_tricks = {"contract": "no_tricks", "tricks": {A: 3, B: 4, C: 5, D: 1}, "doubles": []}
+
+    def two_contracts(page: Page, marks: Marks) -> None:
+        group = page.group(0, ("contract",))
+        marks[(0, ("contract",))] = group_marks(group, [0.9 if bubble.value == "no_tricks" else 0.6 if
+                                                        bubble.value == "trumps" else PAPER for bubble in group.bubbles])
+
+    first, second, *_ = fit("barbu", [trumps, no_tricks], options=BARBU, change=two_contracts)
+    assert (first.status, (first.entry or {})["contract"]) == ("doubtful", "no_tricks")
+    assert second.status == "doubtful"
+    assert reasons(second)[0] == "Ann has already played No Tricks in this block."
+    assert "Hand 1 above is doubtful and this row's check depends on it: confirm that hand first." in reasons(second)
+
+
+def test_kozyol_and_hearts_rows_after_a_row_without_a_legal_reading_are_checked_without_it() -> None:
+    rows = fit("kozyol", [{"points": [119, 1]}, {"points": [75, 45]}, {"points": [60, 60]}])
+    assert [row.status for row in rows[:3]] == ["doubtful", "certain", "certain"]
+    assert [row.entry for row in rows[1:3]] == [{"points": [75, 45]}, {"points": [60, 60]}]
+    bad = {"hearts": dict(zip(HEARTS_PLAYERS, [6, 0, 7, 3, 2, 4, 5, 0])),
+           "black_marias": dict(zip(HEARTS_PLAYERS, [1, 0, 0, 1, 0, 0, 0, 0]))}
+    good = {"hearts": dict(zip(HEARTS_PLAYERS, [5, 0, 7, 3, 2, 4, 5, 0])), "black_marias": bad["black_marias"]}
+    rows = fit("hearts", [bad, good], HEARTS_PLAYERS)
+    assert [row.status for row in rows[:2]] == ["doubtful", "certain"] and rows[1].entry == good
+
+
+def test_a_row_after_a_missing_hand_that_could_end_the_match_waits_for_it() -> None:
+    played = [{"points": [80, 40]}] * 4  # Bob and Dee: 8 defeat points of 12; one deal without a trick ends it
+    rows = fit("kozyol", [{"points": [119, 1]}, {"points": [75, 45]}], before=played, first=5)
     assert [row.status for row in rows[:2]] == ["doubtful", "doubtful"]
-    assert reasons(rows[1]) == ["Hand 1 is not recorded yet, so this row cannot be checked: save the rows before it first."]
+    assert reasons(rows[1]) == ["Hand 5 above is doubtful and this row's check depends on it: confirm that hand first."]
     assert rows[1].entry == {"points": [75, 45]}
+
+
+def test_a_barbu_row_after_a_row_without_a_legal_reading_waits_for_it() -> None:
+    rows = fit("barbu", [{"contract": "dominoes", "order": [A, B, C, D], "doubles": []},
+                         {"contract": "no_queens", "queens": {A: 1, B: 0, C: 1, D: 2}, "doubles": []}],
+               options=BARBU, change=lambda page, marks: marks.update({(0, ("units", 1)): marks[(0, ("units", 0))]}))
+    assert [row.status for row in rows[:2]] == ["doubtful", "doubtful"]
+    assert reasons(rows[1]) == ["Hand 1 above is doubtful and this row's check depends on it: confirm that hand first."]
+    assert rows[1].entry == {"contract": "no_queens", "queens": {A: 1, B: 0, C: 1, D: 2}, "doubles": []}
 
 
 def test_a_blurred_card_column_asks_who_took_the_card() -> None:

@@ -8,14 +8,16 @@ can say of an entry, to tell a row already recorded from one recorded with other
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..games import GAMES
+from ..games import GAMES, InvalidHand
 from ..games.barbu import COUNTED
 from ..games.base import N_
 from ..games.hearts import BLACK_MARIAS, HEARTS
+from ..games.kozyol import TOTAL_POINTS
 from ..refusals import Reason
 from .layout import LOST, Key
 
@@ -124,6 +126,73 @@ def hearts_entry(read: Reading, players: Sequence[str]) -> dict[str, Any]:
 ENTRIES: dict[str, Callable[[Reading, Sequence[str]], dict[str, Any]]] = {
     "barbu": barbu_entry, "kozyol": kozyol_entry, "hearts": hearts_entry}
 assert set(ENTRIES) == set(GAMES), "every game reads its rows from paper"
+
+
+def kozyol_heaviest(players: Sequence[str]) -> list[dict[str, Any]]:  # noqa: ARG001
+    """Each team's worst deal: no card point and no trick."""
+    return [{"points": [0, TOTAL_POINTS], "tricks": [0, None]}, {"points": [TOTAL_POINTS, 0], "tricks": [None, 0]}]
+
+
+def hearts_heaviest(players: Sequence[str]) -> list[dict[str, Any]]:
+    """Per player the most it can take in a hand: all but one heart and every Black Maria, or another's moon added."""
+    out: list[dict[str, Any]] = []
+    for seat, name in enumerate(players):
+        other = players[(seat + 1) % len(players)]
+        hearts = {p: HEARTS - 1 if p == name else int(p == other) for p in players}
+        marias = {p: BLACK_MARIAS if p == name else 0 for p in players}
+        out.append({"hearts": hearts, "black_marias": marias})
+        out.append({"hearts": {p: HEARTS if p == name else 0 for p in players}, "black_marias": marias, "moon": "add"})
+    return out
+
+
+# The hands that bring the match's end nearest, for the games where a hand's legality depends on the hands before
+# it only through the match's end (it is over, or at its limit); None: it depends on them otherwise (Barbu's
+# contracts once per declarer, its doubles owed), so a row after a hand not known cannot be checked at all.
+HEAVIEST: dict[str, Callable[[Sequence[str]], list[dict[str, Any]]] | None] = {
+    "barbu": None, "kozyol": kozyol_heaviest, "hearts": hearts_heaviest}
+assert set(HEAVIEST) == set(GAMES), "every game says whether its rows can be checked past a hand not known"
+
+
+def could_end(game: str, played: Sequence[Mapping[str, Any]], players: list[str], options: Mapping[str, Any],
+              missing: Sequence[int]) -> bool:
+    """Whether the hands missing (by number) could have ended the match before its next hand: each of the game's
+    heaviest hands put in their places, the hands after them played again."""
+    heaviest = HEAVIEST[game]
+    for probe in heaviest(players) if heaviest is not None else []:
+        entries = list(played)
+        for number in missing:
+            entries.insert(number - 1, probe)
+        trial = GAMES[game].new_replay(players, options)
+        try:
+            for entry in entries:
+                trial.play(copy.deepcopy(dict(entry)))
+        except InvalidHand:
+            return True
+        if trial.next() is None:
+            return True
+    return heaviest is None
+
+
+def what_of(game: str, key: Key, players: Sequence[str]) -> Reason:
+    """How a reason names a group: "the count of Ann", "the doubles between Ann and Bob"..."""
+    kind, seats = key[0], [int(seat) for seat in key[1:]]
+    if kind == "contract":
+        return Reason(N_("the contract"))
+    if kind == "moon":
+        return Reason(N_("the moon"))
+    if kind in ("doubled", "redoubled"):
+        return Reason(N_("the doubles between {a} and {b}"), {"a": players[seats[0]], "b": players[seats[1]]})
+    if game == "kozyol":
+        team = players[seats[0]::2]
+        text = N_("whether {p1} and {p2} took a trick") if kind == "no_trick" else N_("the card points of {p1} and {p2}")
+        return Reason(text, {"p1": team[0], "p2": team[1]})
+    if kind == "marias":
+        if seats[0] == LOST:
+            return Reason(N_("the Black Marias lost"))
+        return Reason(N_("the Black Marias of {name}"), {"name": players[seats[0]]})
+    if seats[0] == LOST:
+        return Reason(N_("the hearts lost"))
+    return Reason(N_("the count of {name}"), {"name": players[seats[0]]})
 
 
 def relevant(game: str, key: Key, read: Reading) -> bool:

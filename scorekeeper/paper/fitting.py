@@ -11,26 +11,28 @@ from __future__ import annotations
 import copy
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..games import GAMES, InvalidHand
 from ..games.base import N_, Replay
 from ..refusals import Reason
-from .entries import CARD_WORDS, ENTRIES, Reading, Unfit, paper_form, relevant
-from .layout import BARBU_CARDS, LOST, Group, Key, Page, Value
+from .entries import CARD_WORDS, ENTRIES, HEAVIEST, Reading, Unfit, could_end, paper_form, relevant, what_of
+from .layout import BARBU_CARDS, Group, Key, Page, Value
 from .marks import GroupMarks
 
 CERTAIN, DOUBTFUL, EMPTY = "certain", "doubtful", "empty"
 MOST_OPTIONS = 3  # readings tried per unclear group; a group missing its mark tries all its values
 MOST_TRIES = 2000  # combinations of readings tried per row, fewest changes first
-NOBODY = ""  # Barbu's pair of seats with no double
 
 UNCLEAR = N_("Check {what}: the marks are unclear.")
 PROPOSED = N_("The figures proposed are the closest to the marks that keep the rules; check them.")
 NO_LEGAL_ROW = N_("No row close to these marks keeps the rules: enter this hand's figures by hand.")
 ALREADY = N_("Hand {number} is already recorded with other figures.")
 NOT_YET = N_("Hand {number} is not recorded yet, so this row cannot be checked: save the rows before it first.")
+AFTER = N_("Hand {number} above is doubtful and this row's check depends on it: confirm that hand first.")
+GAP = N_("Hand {number} has no marks but rows below it do: fill it in.")
+
 
 @dataclass
 class RowRead:
@@ -42,7 +44,7 @@ class RowRead:
     status: str  # CERTAIN, DOUBTFUL or EMPTY
     reasons: list[str] = field(default_factory=list)  # English templates with {placeholders} (N_)
     params: list[dict[str, Any]] = field(default_factory=list)  # their values, one dict per reason
-    read: dict[str, list[Value]] = field(default_factory=dict)  # what was marked, per group
+    read: dict[str, list[Value]] = field(default_factory=dict)  # what was marked, per group ([]: a faint mark)
     recorded: bool = False  # the match holds this hand already, with these figures: nothing to save
 
     @property
@@ -65,7 +67,7 @@ class Choice:
     what: Reason  # how a reason names it
 
 
-def _unique(values: Sequence[Any]) -> tuple[Any, ...]:
+def _unique(values: Sequence[Any]) -> tuple[Any, ...]:  # the values once each, in order
     return tuple(dict.fromkeys(values))
 
 
@@ -90,28 +92,6 @@ def card_choice(card: str, groups: Sequence[GroupMarks]) -> Choice:
                   Reason(CARD_WORDS[card]))
 
 
-def _what(page: Page, key: Key, players: Sequence[str]) -> Reason:
-    """How a reason names a group: "the count of Ann", "the doubles between Ann and Bob"..."""
-    kind, seats = key[0], [int(seat) for seat in key[1:]]
-    if kind == "contract":
-        return Reason(N_("the contract"))
-    if kind == "moon":
-        return Reason(N_("the moon"))
-    if kind in ("doubled", "redoubled"):
-        return Reason(N_("the doubles between {a} and {b}"), {"a": players[seats[0]], "b": players[seats[1]]})
-    if page.game == "kozyol":
-        team = players[seats[0]::2]
-        text = N_("whether {p1} and {p2} took a trick") if kind == "no_trick" else N_("the card points of {p1} and {p2}")
-        return Reason(text, {"p1": team[0], "p2": team[1]})
-    if kind == "marias":
-        if seats[0] == LOST:
-            return Reason(N_("the Black Marias lost"))
-        return Reason(N_("the Black Marias of {name}"), {"name": players[seats[0]]})
-    if seats[0] == LOST:
-        return Reason(N_("the hearts lost"))
-    return Reason(N_("the count of {name}"), {"name": players[seats[0]]})
-
-
 def choices_of(page: Page, row: int, marks: Mapping[tuple[int, Key], GroupMarks], players: Sequence[str]) -> list[Choice]:
     """Every reading of the row to decide: its groups, and for Barbu who took each card."""
     blank = GroupMarks((), False, ())
@@ -122,7 +102,7 @@ def choices_of(page: Page, row: int, marks: Mapping[tuple[int, Key], GroupMarks]
         if group.many:
             cards.append(found)
         else:
-            out.append(group_choice(group, found, _what(page, group.key, players)))
+            out.append(group_choice(group, found, what_of(page.game, group.key, players)))
     if cards:
         out += [card_choice(card, cards) for card in BARBU_CARDS]
     return out
@@ -131,27 +111,38 @@ def choices_of(page: Page, row: int, marks: Mapping[tuple[int, Key], GroupMarks]
 # -- the search -----------------------------------------------------------------------------------------------
 
 
-def readings(choices: Sequence[Choice], unsure: Sequence[Choice]) -> Iterator[tuple[int, Reading]]:
-    """Readings with the fewest changes from the strongest first (and the likelier ones first): at most MOST_TRIES."""
+def _ranks(sizes: Sequence[int], total: int) -> Iterator[tuple[int, ...]]:
+    """Every choice of an option other than the first per group (options 1 to size - 1) whose ranks add up to total."""
+    if not sizes or not len(sizes) <= total <= sum(sizes) - len(sizes):
+        yield from [()] if not sizes and total == 0 else []
+        return
+    for rank in range(1, min(sizes[0] - 1, total - len(sizes) + 1) + 1):
+        for rest in _ranks(sizes[1:], total - rank):
+            yield (rank, *rest)
+
+
+def readings(choices: Sequence[Choice], unsure: Sequence[Choice],
+             forced: Sequence[Choice] = ()) -> Iterator[tuple[int, Reading]]:
+    """The strongest reading, then those with the fewest changes (the likelier first): at most MOST_TRIES.
+
+    A forced group (a needed mark missing: no hand reads without it) takes its likeliest value unless changed.
+    """
     strongest = {choice.key: choice.options[0] for choice in choices}
     yield 0, dict(strongest)
+    base = {**strongest, **{choice.key: choice.options[1] for choice in forced}}
+    options = {choice.key: choice.options[1:] if choice in forced else choice.options for choice in unsure}
     tried = 1
-    for changes in range(1, len(unsure) + 1):
-        batch: list[tuple[int, Reading]] = []
-        for picked in itertools.combinations(unsure, changes):
-            for ranks in itertools.product(*(range(1, len(choice.options)) for choice in picked)):
-                read = dict(strongest)
-                read.update({choice.key: choice.options[rank] for choice, rank in zip(picked, ranks, strict=True)})
-                batch.append((sum(ranks), read))
-                if tried + len(batch) >= MOST_TRIES:
-                    break
-            if tried + len(batch) >= MOST_TRIES:
-                break
-        for _, read in sorted(batch, key=lambda item: item[0]):
-            yield changes, read
-        tried += len(batch)
-        if tried >= MOST_TRIES:
-            return
+    for extra in range(0 if forced else 1, len(unsure) + 1):
+        picks = list(itertools.islice(itertools.combinations(unsure, extra), MOST_TRIES))
+        for total in range(extra, max(sum(len(options[choice.key]) - 1 for choice in p) for p in picks) + 1):
+            for picked in picks:
+                for ranks in _ranks([len(options[choice.key]) for choice in picked], total):
+                    read = dict(base)
+                    read.update({choice.key: options[choice.key][rank] for choice, rank in zip(picked, ranks, strict=True)})
+                    yield len(forced) + extra, read
+                    tried += 1
+                    if tried >= MOST_TRIES:
+                        return
 
 
 @dataclass
@@ -161,6 +152,7 @@ class Fit:
     changes: int
     problem: Reason | None  # why the strongest reading is no legal hand
     unsure: list[Choice]  # unclear groups that matter to the entry proposed
+    refused: bool = False  # the strongest reading is a hand the rules refuse here (not one that makes no hand)
 
 
 class Trial:
@@ -189,10 +181,12 @@ def fit(game: str, choices: list[Choice], players: Sequence[str], accept: Callab
     contracts = {choice.key: choice.options for choice in choices}.get(("contract",), (None,))
     unsure = [choice for choice in choices if not choice.sure
               and any(relevant(game, choice.key, {("contract",): contract}) for contract in contracts)]
+    forced = [choice for choice in unsure if choice.options[0] is None
+              and all(relevant(game, choice.key, {("contract",): c}) for c in contracts if c is not None)]
     first: dict[str, Any] | None = None
     problem: Reason | None = None
     seen: list[dict[str, Any]] = []
-    for changes, read in readings(choices, unsure):
+    for changes, read in readings(choices, unsure, forced):
         try:
             entry = build(read, players)
         except Unfit as err:
@@ -206,8 +200,9 @@ def fit(game: str, choices: list[Choice], players: Sequence[str], accept: Callab
             first, problem = entry, refused
         if refused is None:
             mattered = [choice for choice in unsure if relevant(game, choice.key, read)]
-            return Fit(entry, True, changes, problem, mattered)
-    return Fit(first, False, 0, problem, [choice for choice in unsure if relevant(game, choice.key, strongest)])
+            return Fit(entry, True, changes, problem, mattered, first is not None and problem is not None)
+    return Fit(first, False, 0, problem, [choice for choice in unsure if relevant(game, choice.key, strongest)],
+               first is not None)
 
 
 # -- a page -----------------------------------------------------------------------------------------------------
@@ -217,40 +212,78 @@ def _shown(key: Key) -> str:
     return " ".join(str(part) for part in key)
 
 
+def _inked(group: Group, found: GroupMarks) -> bool:
+    """Whether a group holds a mark, or a faint one."""
+    return bool(found.values or found.faint)
+
+
+def _blank_rows(page: Page, marks: Mapping[tuple[int, Key], GroupMarks], first_number: int) -> list[RowRead]:
+    """The page's rows before fitting: doubtful where a group holds a mark or a faint one, else empty."""
+    rows: list[RowRead] = []
+    for row in page.rows:
+        inked = {group.key: marks[(row.index, group.key)] for group in page.row_groups(row.index)
+                 if (row.index, group.key) in marks and _inked(group, marks[(row.index, group.key)])}
+        rows.append(RowRead(row.index, first_number + row.index, None, DOUBTFUL if inked else EMPTY,
+                            read={_shown(key): list(got.values) for key, got in inked.items()}))
+    return rows
+
+
 def fit_page(reading_page: Page, marks: Mapping[tuple[int, Key], GroupMarks], players: list[str],
              options: Mapping[str, Any], before: Sequence[Mapping[str, Any]], first_number: int) -> list[RowRead]:
     """Every row of a read page fitted as hands first_number, first_number + 1...: certain, doubtful or empty.
 
     before is the match's entries so far; a row whose hand is among them is compared with it, not saved again.
-    A row without a mark ends the sheet: it and every row after it are empty.
+    The rows after the last one with a mark (faint or not) are empty; a row without one above it is doubtful.
+    A doubtful row's legal proposal stands for its hand while the rows below are checked; without one, they are
+    checked past it only where the game's rules allow (HEAVIEST), else they wait for it.
     """
     game = reading_page.game
     replay = GAMES[game].new_replay(players, options)
     for entry in before[:first_number - 1]:
         replay.play(copy.deepcopy(dict(entry)))
-    rows: list[RowRead] = []
-    ended = False
-    for row in reading_page.rows:
-        number = first_number + row.index
-        marked = {(row.index, group.key): marks[(row.index, group.key)] for group in reading_page.row_groups(row.index)
-                  if (row.index, group.key) in marks and marks[(row.index, group.key)].values}
-        out = RowRead(row.index, number, None, EMPTY, read={_shown(key): list(found.values)
-                                                             for (_, key), found in marked.items()})
-        ended = ended or not marked
-        rows.append(out)
-        if ended:
-            out.read = {}
+    rows = _blank_rows(reading_page, marks, first_number)
+    last = max((out.row for out in rows if out.status == DOUBTFUL), default=-1)
+    missing: list[int] = []  # hands of this page with no legal reading: the rows below are checked without them
+    doubted: int | None = None  # the first hand proposed in doubt: a refusal below may be the proposal's doing
+    for out in rows[:last + 1]:
+        choices = _choices(reading_page, out, marks, players)
+        if out.number <= len(before):
+            if out.read:
+                _recorded(out, game, choices, players, replay, before[out.number - 1])
+            else:
+                replay.play(copy.deepcopy(dict(before[out.number - 1])))
             continue
-        choices = choices_of(reading_page, row.index, marks, players)
-        if number <= len(before):
-            _recorded(out, game, choices, players, replay, before[number - 1])
-        elif len(replay.hands) != number - 1:
-            _unchecked(out, game, choices, players, len(replay.hands) + 1)
-        else:
+        if len(replay.hands) + len(missing) != out.number - 1:
+            _unchecked(out, game, choices, players, Reason(NOT_YET, {"number": len(replay.hands) + 1}))
+        elif missing and HEAVIEST[game] is None:
+            _unchecked(out, game, choices, players, Reason(AFTER, {"number": missing[0]}))
+        elif out.read:
             found = _fresh(out, game, choices, players, replay)
-            if found is not None:
-                replay.play(copy.deepcopy(found))
+            if missing and could_end(game, [hand["entry"] for hand in replay.hands], players, options, missing):
+                out.status = DOUBTFUL
+                out.say(Reason(AFTER, {"number": missing[0]}))
+            elif found.refused and doubted is not None and HEAVIEST[game] is None:
+                out.say(Reason(AFTER, {"number": doubted}))  # the proposal above may be what the rules refuse
+            if found.legal and found.entry is not None:
+                replay.play(copy.deepcopy(found.entry))
+                doubted = out.number if doubted is None and out.status == DOUBTFUL else doubted
+                continue
+        missing.append(out.number)
+    for out in rows[last + 1:]:
+        out.read, out.status = {}, EMPTY
     return rows
+
+
+def _choices(page: Page, out: RowRead, marks: Mapping[tuple[int, Key], GroupMarks], players: list[str]) -> list[Choice]:
+    """A row's choices; a row without a mark is said to be one, and one of faint marks only reads them first."""
+    if not out.read:
+        out.status = DOUBTFUL
+        out.say(Reason(GAP, {"number": out.number}))
+    choices = choices_of(page, out.row, marks, players)
+    if not out.read or any(out.read.values()):
+        return choices
+    return [choice if choice.sure else replace(choice, options=(*choice.options[1:], choice.options[0]))
+            for choice in choices]
 
 
 def _judge(out: RowRead, found: Fit) -> None:
@@ -270,12 +303,11 @@ def _judge(out: RowRead, found: Fit) -> None:
         out.say(Reason(NO_LEGAL_ROW))
 
 
-def _fresh(out: RowRead, game: str, choices: list[Choice], players: Sequence[str],
-           replay: Replay[Any]) -> dict[str, Any] | None:
-    """Fit a row as the match's next hand; its entry when legal (the next rows follow it), else None."""
+def _fresh(out: RowRead, game: str, choices: list[Choice], players: Sequence[str], replay: Replay[Any]) -> Fit:
+    """Fit a row as the match's next hand: when legal, its entry is what the next rows follow."""
     found = fit(game, choices, players, Trial(replay).play)
     _judge(out, found)
-    return found.entry if found.legal else None
+    return found
 
 
 def _recorded(out: RowRead, game: str, choices: list[Choice], players: Sequence[str], replay: Replay[Any],
@@ -301,11 +333,12 @@ def _recorded(out: RowRead, game: str, choices: list[Choice], players: Sequence[
     out.say(Reason(ALREADY, {"number": out.number}))
 
 
-def _unchecked(out: RowRead, game: str, choices: list[Choice], players: Sequence[str], missing: int) -> None:
-    """A row after a hand the match does not hold yet: what the marks say, to check once that hand is in."""
-    try:
-        out.entry = ENTRIES[game]({choice.key: choice.options[0] for choice in choices}, players)
-    except Unfit as err:
-        out.say(err.reason)
+def _unchecked(out: RowRead, game: str, choices: list[Choice], players: Sequence[str], waits: Reason) -> None:
+    """A row after a hand not known yet: what the marks say, to check once that hand is in (waits says which)."""
     out.status = DOUBTFUL
-    out.say(Reason(NOT_YET, {"number": missing}))
+    if out.read:
+        try:
+            out.entry = ENTRIES[game]({choice.key: choice.options[0] for choice in choices}, players)
+        except Unfit as err:
+            out.say(err.reason)
+    out.say(waits)

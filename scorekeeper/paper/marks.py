@@ -7,12 +7,15 @@ the floor of a faint mark and that of a mark is neither read nor ignored: the gr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scorekeeper.paper.layout import Group, Value
 
 MARK = 0.24  # of solid ink, above the group's unmarked level: a mark (a tick reads about 0.35, a cross 0.45)
 FAINT = 0.08  # above the unmarked level: too dark to be paper, too light to be a mark
+PAPER = 0.045  # above the unmarked level: as blank as printed paper reads (its 99.9th percentile: 0.047)
+# A group that may stay blank (a double, the 10 of a count) has no second mark to check a light one against:
+# anything darker than paper there is a doubt, so a missed tick is never read as "no double".
 LEVEL_FROM = 5  # bubbles: a one-mark group this large has its own unmarked level (most of its bubbles are)
 
 
@@ -21,6 +24,7 @@ class GroupMarks:
     values: tuple[Value, ...]  # the marked values, strongest first
     doubt: bool  # two marks where one is read, a faint mark, a dark group, or no mark where one is needed
     candidates: tuple[Value, ...]  # every value the group can mean, the most likely first
+    faint: tuple[Value, ...] = field(default=(), compare=False, repr=False)  # lighter than a mark, darker than paper
 
 
 def group_marks(group: Group, fills: list[float]) -> GroupMarks:
@@ -39,7 +43,10 @@ def group_marks(group: Group, fills: list[float]) -> GroupMarks:
     above = [fill - level for fill in fills]
     order = sorted(range(len(fills)), key=lambda k: (-above[k], k))
     marked = [k for k in order if above[k] >= MARK]
-    faint = [k for k in order if FAINT <= above[k] < MARK]
+    # A light mark alone where one mark is needed is not read either: a stray dot looks the same, and would be
+    # read as the value a table forgot to mark.
+    floor = FAINT if group.default is None and not group.many else PAPER + 0.01
+    faint = [k for k in order if floor <= above[k] < MARK]
     values = tuple(group.bubbles[k].value for k in marked)
     doubt = bool(faint) or level >= FAINT
     if not group.many:
@@ -48,4 +55,4 @@ def group_marks(group: Group, fills: list[float]) -> GroupMarks:
     if group.default is not None and not group.many:
         ranked.append(group.default)
     ranked += [group.bubbles[k].value for k in order if k not in marked and k not in faint]
-    return GroupMarks(values, doubt, tuple(dict.fromkeys(ranked)))
+    return GroupMarks(values, doubt, tuple(dict.fromkeys(ranked)), tuple(group.bubbles[k].value for k in faint))

@@ -88,7 +88,7 @@ def marker_svg(marker_id: int) -> Markup:
 
 def qr_svg(payload: str) -> Markup:
     """The page's QR code as SVG (error correction M at least), its quiet zone included."""
-    matrix = segno.make(payload, error="m", micro=False).matrix
+    matrix = segno.make(payload, error="m", micro=False, boost_error=False).matrix
     side = len(matrix) + 2 * QR_BORDER
     cells = "".join(f"M{x + QR_BORDER} {y + QR_BORDER}h1v1h-1z" for y, line in enumerate(matrix)
                     for x, dark in enumerate(line) if dark)
