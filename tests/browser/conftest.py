@@ -22,20 +22,12 @@ import pytest
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from helpers.browser import ARTIFACTS, Live, Taps, opened, report
+from helpers.browser import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, PHONE, WAIT, Live, Taps, opened, report
 from helpers.browser_servers import SERVE, ClosingHandler, ServerProcess, app_config, closing
 from scorekeeper.app import create_app
 from scorekeeper.db import db
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
-# How long a wait on something the phone shows may take, Playwright's expect() included (5 s of its own):
-# a condition a loaded machine reaches late is still met, and a passing test waits no longer for it.
-WAIT = 15_000
 expect.set_options(timeout=WAIT)
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
-         "has_touch": True, "locale": "en-GB"}
 
 
 @pytest.fixture

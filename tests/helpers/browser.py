@@ -14,6 +14,15 @@ from axe_playwright_python.sync_playwright import Axe
 from helpers.matches import PLAYERS
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+# Debian's chromium (package chromium), never one Playwright downloads, and how every test starts it.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+# How long a wait on something the phone shows may take, Playwright's expect() included (5 s of its own):
+# a condition a loaded machine reaches late is still met, and a passing test waits no longer for it.
+WAIT = 15_000
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True, "locale": "en-GB"}
 BARBU = PLAYERS  # the four at every Barbu and Kozyol table of the phone tests
 HEARTS = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal"]
 SERIOUS = {"serious", "critical"}
