@@ -452,12 +452,27 @@ def test_security_headers_on_pages_api_errors_static_files_and_pdfs(app, client)
     assert pdfs and all(answer.status_code == 200 and answer.data.startswith(b"%PDF") for answer in pdfs)
 
 
+# Templates only ever laid out as PDF by WeasyPrint, never sent to a browser (no Content-Security-Policy applies):
+# the readable sheet places each bubble, marker and box at the millimetre its layout gives, with a style attribute.
+PDF_ONLY = {"sheets/paper.html"}
+
+
+def test_the_pdf_only_templates_are_never_sent_as_a_page():
+    for name in PDF_ONLY:
+        users = [path for path in ROOT.joinpath("scorekeeper").rglob("*.py") if f'"{name}"' in path.read_text()]
+        assert [path.name for path in users] == ["paper.py"], users
+        assert "render_template(" not in users[0].read_text()  # laid out through pdf.layout only
+
+
 def test_templates_have_no_inline_script_handler_or_style():
     templates = sorted(TEMPLATES.rglob("*.html"))
     assert len(templates) > 10
     for path in templates:
         source = path.read_text()
         name = str(path.relative_to(TEMPLATES))
+        if name in PDF_ONLY:
+            assert "<script" not in source.lower() and "javascript:" not in source.lower(), name
+            continue
         for attributes, body in re.findall(r"<script\b([^>]*)>(.*?)</script\s*>", source, flags=re.S | re.I):
             assert "src=" in attributes and not body.strip(), f"inline script in {name}"
         assert len(re.findall(r"<script\b", source, flags=re.I)) == len(
@@ -505,6 +520,8 @@ def page_urls(app: Flask, made: dict[str, Any], game: str) -> list[str]:
         if "GET" not in rule.methods or rule.endpoint in ("static", "pages.join") or "public_id" not in rule.arguments:
             continue
         if rule.rule.startswith("/c/"):  # a club's page: its public_id is a club's id
+            continue
+        if "photo_id" in rule.arguments:  # a photo of a paper sheet read back: tests/test_paper_web.py, hostile names too
             continue
         values = {"public_id": made["id"], "number": 1, "game": game, "kind": "watch"}
         url = rule.build({name: values[name] for name in rule.arguments})[1]

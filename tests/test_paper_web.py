@@ -247,3 +247,18 @@ def test_garbage_sent_to_the_review_is_refused_with_a_sentence_never_a_500(clien
     assert len(read(client, match)["hands"]) == 3
     assert client.get(f"{review}/row/0.png").status_code == 404  # read with certainty: no crop
     assert client.get(f"/m/{match['id']}/paper/999").status_code == 404
+
+
+def test_hostile_names_are_escaped_on_the_review_page(client):
+    names = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "Bob & 'Co'", "</td><b>Dee"]
+    made = create_match(client, "barbu", names, {"first_declarer": names[0]})
+    assert client.get(f"/m/{made['id']}/join?key={made['edit_key']}").status_code == 302
+    entries = [barbu_entry(number, names) for number in (1, 2)]
+    marks = {(row, key, value): "solid" for number, entry in enumerate(entries)
+             for (row, key), values in marks_of("barbu", entry, names, number).items() for value in values}
+    marks[(1, ("units", 0), 3)] = "solid"  # a doubt: the review shows that row's form, names and all
+    sheet = layout.page_for("barbu", len(names))
+    review = upload(client, made["id"], photographed(drawn_page(sheet, layout.qr_payload(made["id"], 1), marks)))
+    page = client.get(review.headers["Location"]).text
+    assert 'class="paper-row"' in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert names[0] not in page and "<img src=x" not in page and "<b>Dee" not in page
