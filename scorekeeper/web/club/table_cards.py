@@ -7,6 +7,9 @@ sheet after it is the game's own blank sheet (its sheet template, bare), the nam
 carry edit links, so only the club's admin gets them: on a phone that holds the admin key, or over the
 API with it. A PDF is rendered once per club stamp, round and language, through the sheets' render
 slots and cache.
+
+The round's readable sheets come with them, for the admin too: every table's readable sheet (the one its
+match prints, names filled in) in one PDF, in the order of the cards, kept under what each sheet shows.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from ..api.clubs import authorize
 from ..errors import error_page
 from ..games.registry import GAME_PAGES
 from ..headers import mark_private
-from ..sheets import views as sheets
+from ..sheets import paper, views as sheets
 from . import phone as club_phone
 from .pages import disposition
 from .rounds import teams_of
@@ -44,6 +47,7 @@ bp.register_error_handler(Busy, sheets.busy)
 # Who plays first at a table, by the game option that names that seat.
 FIRST = {"first_declarer": N_("%(name)s declares first"), "first_dealer": N_("%(name)s deals first")}
 NO_EVENING = N_("There is no such club or evening.")
+NO_MATCHES = N_("This round has no match left to print a readable sheet for.")
 NO_ROUND = N_("This evening has no round of that number: its table cards are printed once a round is confirmed.")
 CARDS_PER_SHEET = 2  # two A5 cards side by side on each landscape A4 sheet, a cut line between them
 
@@ -142,6 +146,24 @@ def printed(club: Club, evening: Evening, raw: str | None) -> Response:
     return answer
 
 
+def readable(club: Club, evening: Evening, raw: str | None) -> Response:
+    """The round's readable sheets as one PDF, each table's pages in the order of the cards, kept under what each
+    sheet shows; in the reader's language, as the cards are."""
+    made, tables = chosen(evening, raw)
+    mark_private()  # the admin's, as the cards are
+    played = [(match, matches.cached_replay(match)) for _table, match in tables if match is not None]
+    if not played:
+        abort(error_page(404, _(NO_MATCHES)))
+    shown = tuple(paper.identity(match, replay) for match, replay in played)
+    answer = sheets.printed(f"sheets-{club.public_id}-{made.number}", ("readable", made.id, shown),
+                            lambda: ("sheets/paper.html",
+                                     paper.document([page for match, replay in played
+                                                     for page in paper.match_pages(match, replay)])))
+    answer.headers["Content-Disposition"] = disposition(
+        [club.name, evening.name or evening.day.isoformat(), _("Round %(n)s", n=made.number), _("Readable sheets")])
+    return answer
+
+
 @bp.get("/c/<public_id>/evenings/<int:evening_id>/cards.pdf")
 def cards_pdf(public_id: str, evening_id: int):
     """The table cards of a round (?round=n, the latest without one), for the club's admin."""
@@ -154,3 +176,10 @@ def api_cards_pdf(club_id: str, evening_id: int):
     """The same PDF over the API, with the club's admin key."""
     club = authorize(club_id)
     return printed(club, evening_of(club, evening_id), request.args.get("round"))
+
+
+@bp.get("/c/<public_id>/evenings/<int:evening_id>/cards/paper.pdf")
+def paper_pdf(public_id: str, evening_id: int):
+    """The readable sheets of a round's tables (?round=n, the latest without one), for the club's admin."""
+    club = club_phone.administered(public_id)
+    return readable(club, evening_of(club, evening_id), request.args.get("round"))

@@ -104,13 +104,14 @@ LIMITED: dict[str, tuple[str, str, Deduct]] = {
     "club_evening_results.results_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "club_table_cards.cards_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "club_table_cards.api_cards_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
+    "club_table_cards.paper_pdf": ("RATELIMIT_PDFS", "pdf", rendered),
     "club_api.answer_evening": ("RATELIMIT_ANSWERS", "answer", answered),
     "club_evenings.answer": ("RATELIMIT_ANSWERS", "answer", answered),
 }
 # Limited endpoints counted per club, and per match (counted_as).
 PER_CLUB = frozenset({"club_api.start_match", "clubs.new_match", "clubs.standings_pdf",
                       "club_evening_results.results_pdf", "club_table_cards.cards_pdf",
-                      "club_table_cards.api_cards_pdf"})
+                      "club_table_cards.api_cards_pdf", "club_table_cards.paper_pdf"})
 PER_MATCH = frozenset({"sheets.match_pdf", "paper_sheet.match_pdf"})
 # Limited endpoints of a club where a stranger counts per club and address first, and the club's admin and
 # proven members in their own buckets (club_counts.py); the limit per club and address of each scope.

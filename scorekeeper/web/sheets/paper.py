@@ -23,7 +23,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from ...games import GAMES, barbu
-from ...games.base import Replay
+from ...games.base import Game, Replay
 from ...i18n import translate
 from ...match import matches
 from ...models import Match
@@ -60,6 +60,10 @@ class Sheet(NamedTuple):
     heads: list[Head]
     qr: Markup
     right: float  # where the rows' lines end
+    game: Game  # its match's: a round's sheets print several matches in one document
+    players: list[str]
+    legend: list[str]
+    of: int  # the pages of its match's sheet
 
 
 def page_count(hands: int, rows: int, max_hands: int, finished: bool) -> int:
@@ -149,8 +153,8 @@ def legend(match: Match, options: Any) -> list[str]:
               "or +%(points)s to everyone else. Write each player's running total in the box.", points=points)]
 
 
-def sheets_of(match: Match, played: Replay[Any]) -> dict[str, object]:
-    """The pages of a match's readable sheet and the words around them."""
+def match_pages(match: Match, played: Replay[Any]) -> list[Sheet]:
+    """The pages of a match's readable sheet, each with its match's names and legend."""
     options = played.options
     rows = layout.rows_per_page(match.game)
     page = layout.page_for(match.game, len(match.players), int(options.get("moon_points", 0) or 0))
@@ -158,13 +162,29 @@ def sheets_of(match: Match, played: Replay[Any]) -> dict[str, object]:
     heads = [Head(left, width, head_text(key, match.players, played.sides), head_kind(key))
              for left, width, key in page.columns]
     right = max(left + width for left, width, _key in page.columns)
-    pages = [Sheet(number, page, (number - 1) * rows + 1,
-                   block_title(match, options, (number - 1) * rows + 1, number * rows), heads,
-                   qr_svg(layout.qr_payload(match.public_id, number)), right)
-             for number in range(1, count + 1)]
-    return {"match": match, "game": GAMES[match.game], "players": match.players, "pages": pages,
-            "legend": legend(match, options), "markers": {m.id: marker_svg(m.id) for m in layout.MARKERS},
-            "label": label, "layout": layout}
+    words = legend(match, options)
+    return [Sheet(number, page, (number - 1) * rows + 1,
+                  block_title(match, options, (number - 1) * rows + 1, number * rows), heads,
+                  qr_svg(layout.qr_payload(match.public_id, number)), right, GAMES[match.game], match.players, words,
+                  count)
+            for number in range(1, count + 1)]
+
+
+def document(pages: list[Sheet], match: Match | None = None) -> dict[str, object]:
+    """The template's context for these pages, of one match or of several (named after the first)."""
+    first = pages[0]
+    return {"match": match, "game": first.game, "players": first.players, "pages": pages, "legend": first.legend,
+            "markers": {m.id: marker_svg(m.id) for m in layout.MARKERS}, "label": label, "layout": layout}
+
+
+def sheets_of(match: Match, played: Replay[Any]) -> dict[str, object]:
+    """The pages of a match's readable sheet and the words around them."""
+    return document(match_pages(match, played), match)
+
+
+def identity(match: Match, played: Replay[Any]) -> tuple[object, ...]:
+    """What a match's readable sheet shows, the key it is kept under: its pages, names and options."""
+    return (match.public_id, pages_of(match.game, played), *match.players, repr(sorted(played.options.items())))
 
 
 def head_kind(key: Key) -> str:
@@ -186,7 +206,6 @@ def match_pdf(public_id: str):
     """
     match = match_or_404(public_id)
     played = matches.cached_replay(match)
-    identity = ("paper", match.public_id, pages_of(match.game, played), *match.players, repr(sorted(played.options.items())))
     with sheets.in_language(match):
-        return sheets.printed(f"{match.game}-{match.public_id}-paper", identity,
+        return sheets.printed(f"{match.game}-{match.public_id}-paper", ("paper", *identity(match, played)),
                               lambda: ("sheets/paper.html", sheets_of(match, played)))
