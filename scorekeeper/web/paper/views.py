@@ -62,7 +62,8 @@ def room_for_a_photo() -> None:
 
 
 def upload_page(match: Match, form: PhotoForm, status: int) -> Response:
-    return Response(render_template("paper/upload.html", match=match, form=form), status)
+    return Response(render_template("paper/upload.html", match=match, form=form, jpeg_quality=photos.QUALITY / 100),
+                    status)
 
 
 @bp.errorhandler(RequestEntityTooLarge)
