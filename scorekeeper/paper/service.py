@@ -101,20 +101,11 @@ def read_sheet(match: Match, jpeg_bytes: bytes) -> SheetRead:
         return off_the_hub(work)
 
 
-def stored_row(row: Any) -> ReadRow:
-    """A fitted row (fitting.RowRead) as JSON to keep."""
-    reasons = [str(reason) for reason in getattr(row, "reasons", [])]
-    params = getattr(row, "params", None)
-    if isinstance(params, dict):  # one set of values for every sentence of the row
-        params = [params] * len(reasons)
-    if not isinstance(params, list):
-        params = []
-    params = [dict(value) if isinstance(value, dict) else {} for value in params]
-    params += [{}] * (len(reasons) - len(params))
-    return ReadRow(row=int(row.row), number=int(row.number), status=str(row.status),
-                   entry=_json(row.entry) if row.entry is not None else None, reasons=reasons,
-                   params=[_json(value) for value in params[: len(reasons)]], read=_json(getattr(row, "read", {}) or {}),
-                   recorded=bool(getattr(row, "recorded", False)))
+def stored_row(row: fitting.RowRead) -> ReadRow:
+    """A fitted row as JSON to keep: its reasons in English with their values, one set of values per sentence."""
+    return ReadRow(row=row.row, number=row.number, status=row.status,
+                   entry=_json(row.entry) if row.entry is not None else None, reasons=list(row.reasons),
+                   params=[_json(values) for values in row.params], read=_json(row.read), recorded=row.recorded)
 
 
 def same_on_paper(game: str, stored: JsonObject, read: JsonObject) -> bool:
