@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from sqlalchemy import Engine, create_engine, make_url, text
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 
 from scorekeeper.app import create_app
@@ -134,8 +135,40 @@ class PostgresServer:
         return self.recreate(self.url.database)
 
 
+# Every object of the database's own schemas, with the transaction that last wrote its catalog row: DDL of any
+# kind (a table, column, index, constraint, type, function or trigger made, changed or dropped) changes it, rows
+# written to the tables do not. A copy of the template has the template's catalog rows, xmin included.
+SCHEMA = """
+WITH own AS (SELECT oid FROM pg_namespace
+             WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname NOT LIKE 'pg_toast%'
+               AND nspname NOT LIKE 'pg_temp%')
+SELECT md5(string_agg(entry, ',' ORDER BY entry)) FROM (
+    SELECT 'n' || oid || ':' || xmin AS entry FROM pg_namespace WHERE oid IN (SELECT oid FROM own)
+    UNION ALL SELECT 'c' || oid || ':' || xmin FROM pg_class WHERE relnamespace IN (SELECT oid FROM own)
+    UNION ALL SELECT 'a' || attrelid || '.' || attnum || ':' || a.xmin FROM pg_attribute a
+        JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace IN (SELECT oid FROM own)
+    UNION ALL SELECT 't' || oid || ':' || xmin FROM pg_type WHERE typnamespace IN (SELECT oid FROM own)
+    UNION ALL SELECT 'p' || oid || ':' || xmin FROM pg_proc WHERE pronamespace IN (SELECT oid FROM own)
+    UNION ALL SELECT 'k' || oid || ':' || xmin FROM pg_constraint WHERE connamespace IN (SELECT oid FROM own)
+    UNION ALL SELECT 'g' || t.oid || ':' || t.xmin FROM pg_trigger t
+        JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace IN (SELECT oid FROM own)
+) AS objects
+"""
+# The rows of every table, but the migrations' own record, and every sequence back to its start. Foreign keys
+# are not checked meanwhile (every row goes), so the order of the tables does not matter.
+TABLES = ("SELECT format('%I.%I', schemaname, tablename) FROM pg_tables "
+          "WHERE schemaname NOT IN ('pg_catalog', 'information_schema') AND tablename <> 'alembic_version'")
+SEQUENCES = ("SELECT format('%I.%I', schemaname, sequencename) FROM pg_sequences "
+             "WHERE schemaname NOT IN ('pg_catalog', 'information_schema')")
+
+
 class PostgresTemplate:
-    """A migrated PostgreSQL database, <test database>_template; each copy replaces the test database."""
+    """A migrated PostgreSQL database, <test database>_template; each copy replaces the test database.
+
+    A copy is made once; after that, while the test database's schema is still the template's, the next test
+    gets it emptied of its rows, its sequences restarted, instead: 20 ms against 190 ms for a new copy (a
+    test that changed the schema, or emptied the database to migrate it, gets a new copy).
+    """
 
     def __init__(self, server: PostgresServer):
         self.server = server
@@ -144,9 +177,40 @@ class PostgresTemplate:
         # Nobody may be connected to a template while it is copied: from now on nobody can be.
         quoted = server.engine.dialect.identifier_preparer.quote(self.name)
         server.execute(f"ALTER DATABASE {quoted} ALLOW_CONNECTIONS false")
+        self.url = server.url_of(server.url.database)
+        self.schema: str | None = None  # the copy's schema as the template made it, once a copy is made
 
     def copy(self, folder: Path) -> str:  # noqa: ARG002 (the database lives on the server)
-        return self.server.recreate(self.server.url.database, template=self.name)
+        if self.schema is not None and self._emptied():
+            return self.url
+        self.server.recreate(self.server.url.database, template=self.name)
+        engine = create_engine(self.url, poolclass=NullPool)
+        with engine.connect() as connection:
+            self.schema = connection.execute(text(SCHEMA)).scalar_one()
+        engine.dispose()
+        return self.url
+
+    def _emptied(self) -> bool:
+        """Empty the test database of the last test's rows, if its schema is still the template's."""
+        engine = create_engine(self.url, poolclass=NullPool)
+        try:
+            with engine.begin() as connection:
+                # Whatever the last test left connected (a server's worker, a thread's transaction) goes first.
+                connection.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                        "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+                if connection.execute(text(SCHEMA)).scalar_one() != self.schema:
+                    return False
+                tables = connection.execute(text(TABLES)).scalars().all()
+                sequences = connection.execute(text(SEQUENCES)).scalars().all()
+                connection.execute(text("SET LOCAL session_replication_role = replica"))
+                connection.execute(text("".join(f"DELETE FROM {table};" for table in tables)))
+                for sequence in sequences:
+                    connection.execute(text("SELECT setval(:name, 1, false)"), {"name": sequence})
+            return True
+        except OperationalError:  # the database is gone (a test dropped it): a new copy
+            return False
+        finally:
+            engine.dispose()
 
     def close(self) -> None:
         quoted = self.server.engine.dialect.identifier_preparer.quote(self.name)
