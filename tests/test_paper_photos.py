@@ -3,7 +3,7 @@
 First the generator itself is checked (a mark darkens its bubble, noise stays off the bubbles it must not touch,
 the photo's geometry is the one it says, a corner said out is out, the random games are legal and varied); then
 sixty photos per game are read as the app reads them. Where all four corners are in view every photo is read, at
-least 99% of the rows come out as they should (exact, or sent to review where the generator put a doubt on
+least 98% of the rows come out as they should (exact, or sent to review where the generator put a doubt on
 purpose) and none is silently wrong; a photo with a corner out is refused with the sentence that says what to do.
 bench/paper_photos.py reads thousands of them at 12 MP.
 """
@@ -198,11 +198,9 @@ def test_random_games_are_legal_and_varied():
 # -- read back ------------------------------------------------------------------------------------------------
 
 
-# The share of rows read exactly (or sent to review where the pen made a doubt on purpose) that this photo set
-# reaches today, a little under what it measured (Barbu 67 %, Kozyol 82 %, Hearts 80 %): a fall below is a
-# regression. The goal is 99 %; what holds it back is a pencil's light marks and a pen's thinnest ticks, which
-# the reader sends to review rather than guess (bench/paper_photos.py reports each kind of mark).
-READ_AT_LEAST = {"barbu": 0.64, "kozyol": 0.78, "hearts": 0.76}
+# The share of rows read exactly (or sent to review where the pen made a doubt on purpose): every row of these
+# photos in a run of the suite (bench/RESULTS.md, figure 16, for thousands); a fall below 98 % is a regression.
+READ_AT_LEAST = {"barbu": 0.98, "kozyol": 0.98, "hearts": 0.98}
 
 
 @pytest.mark.parametrize("game", ["barbu", "kozyol", "hearts"])

@@ -14,7 +14,7 @@ from PIL import Image
 from helpers.paper import drawn_page, photographed
 from scorekeeper.paper import layout, photos, reader
 from scorekeeper.paper.layout import Identity, Key, Page, Value
-from scorekeeper.paper.marks import FAINT, MARK, GroupMarks, group_marks
+from scorekeeper.paper.marks import FAINT, LINE, MARK, GroupMarks, group_marks, of_reading
 from scorekeeper.paper.photos import PhotoRefused, intake
 from scorekeeper.paper.reader import Unreadable, read, row_crop
 
@@ -30,7 +30,7 @@ def pages() -> dict[str, Page]:
 def table_marks(page: Page, seed: int) -> dict[tuple[int, Key, Value], str]:
     """A table's pen: about half the groups marked, one bubble each (two in Barbu's cards), in every style."""
     random = numpy.random.default_rng(seed)
-    styles = ["solid", "cross", "tick", "solid", "cross", "tick", "light", "stray"]
+    styles = ["solid", "cross", "tick", "solid", "cross", "tick", "light", "dot", "stray"]
     marks: dict[tuple[int, Key, Value], str] = {}
     for group in page.groups:
         if random.random() < 0.5:
@@ -45,8 +45,8 @@ def expected(page: Page, marks: dict[tuple[int, Key, Value], str]) -> dict[tuple
     found = {}
     for group in page.groups:
         styles = {b.value: marks.get((group.row, group.key, b.value)) for b in group.bubbles}
-        values = {value for value, style in styles.items() if style in ("solid", "cross", "tick")}
-        doubt = "light" in styles.values() or (not group.many and (len(values) > 1 or (
+        values = {value for value, style in styles.items() if style in ("solid", "cross", "tick", "light")}
+        doubt = "dot" in styles.values() or (not group.many and (len(values) > 1 or (
             not values and group.default is None)))
         found[(group.row, group.key)] = (values, doubt)
     return found
@@ -63,7 +63,7 @@ def of(page: Page) -> reader.Callable[[Identity], Page]:
 def test_a_harsh_photo_reads_exactly_the_marked_bubbles(game: str, seed: int) -> None:
     page = pages()[game]
     marks = table_marks(page, seed)
-    assert {"solid", "cross", "tick", "light", "stray"} <= set(marks.values())
+    assert {"solid", "cross", "tick", "light", "dot", "stray"} <= set(marks.values())
     photo = photographed(drawn_page(page, layout.qr_payload(MATCH, 3), marks), seed=seed, **HARSH)  # type: ignore[arg-type]
     reading = read(intake(photo), of(page))
     assert reading.identity == Identity(MATCH, 3, layout.TEMPLATE_VERSION) and reading.page is page
@@ -71,23 +71,26 @@ def test_a_harsh_photo_reads_exactly_the_marked_bubbles(game: str, seed: int) ->
     assert set(reading.fills) == {(group.row, group.key) for group in page.groups}
     wrong = {}
     for (row, key), (values, doubt) in expected(page, marks).items():
-        read_marks = group_marks(page.group(row, key), reading.fills[(row, key)])
+        read_marks = of_reading(page.group(row, key), reading)
         if set(read_marks.values) != values or read_marks.doubt != doubt:
             wrong[(row, key)] = (reading.fills[(row, key)], read_marks, values, doubt)
     assert not wrong
 
 
-def test_fills_tell_a_solid_a_cross_a_tick_a_light_mark_and_paper_apart() -> None:
+def test_fills_tell_a_solid_a_cross_a_tick_a_light_mark_a_dot_and_paper_apart() -> None:
     page = pages()["kozyol"]
-    styles = {1: "solid", 3: "cross", 5: "tick", 7: "light", 9: "stray"}
+    styles = {1: "solid", 3: "cross", 5: "tick", 7: "light", 8: "dot", 9: "stray"}
     marks: dict[tuple[int, Key, Value], str] = {(0, ("tens", 0), digit): style for digit, style in styles.items()}
     reading = read(photographed(drawn_page(page, layout.qr_payload(MATCH, 3), marks), seed=9), of(page))
-    fills = reading.fills[(0, ("tens", 0))]
-    solid, cross, tick, light = fills[1], fills[3], fills[5], fills[7]
-    blank = [fills[k] for k in (0, 2, 4, 6, 8, 9)]  # 9 has a dot of the pen beside it
+    fills, spans = reading.fills[(0, ("tens", 0))], reading.spans[(0, ("tens", 0))]
+    solid, cross, tick, light, dot = fills[1], fills[3], fills[5], fills[7], fills[8]
+    blank = [k for k in (0, 2, 4, 6, 9)]  # 9 has a dot of the pen beside it
     assert solid > 0.6 and solid > cross > tick >= MARK + 0.05
-    assert FAINT + 0.03 <= light <= MARK - 0.03
-    assert max(blank) <= FAINT - 0.04
+    # Light, and a hand went across it; a dot is as light or darker than a pencil, and goes nowhere.
+    assert FAINT <= light and spans[7] >= LINE + 0.3
+    assert FAINT <= dot < MARK and spans[8] <= LINE - 0.3
+    assert min(spans[k] for k in (1, 3, 5)) >= LINE + 0.3
+    assert max(fills[k] for k in blank) <= FAINT - 0.04 and max(spans[k] for k in blank) <= 0.6
 
 
 def first(*values: int) -> tuple[int, ...]:
@@ -120,6 +123,45 @@ def digits(default: Value | None = None, many: bool = False) -> layout.Group:
 ])
 def test_group_marks(group: layout.Group, fills: list[float], marks: GroupMarks) -> None:
     assert group_marks(group, fills) == marks
+
+
+def test_a_mark_scribbled_out_is_not_read_beside_the_mark_that_replaces_it() -> None:
+    page = pages()["kozyol"]
+    marks: dict[tuple[int, Key, Value], str] = {
+        (0, ("units", 0), 3): "struck", (0, ("units", 0), 7): "tick",  # corrected: 3 struck out, 7 ticked
+        (0, ("units", 1), 4): "struck",  # struck out, nothing else: the table has not said
+        (1, ("units", 0), 2): "solid", (1, ("units", 0), 3): "cross"}  # two marks, neither struck out: a doubt
+    reading = read(photographed(drawn_page(page, layout.qr_payload(MATCH, 3), marks), seed=5), of(page))
+    corrected = of_reading(page.group(0, ("units", 0)), reading)
+    assert (corrected.values, corrected.doubt) == ((7,), False)
+    alone = of_reading(page.group(0, ("units", 1)), reading)
+    assert alone.values == () and alone.doubt and alone.candidates[0] == 4
+    two = of_reading(page.group(1, ("units", 0)), reading)
+    assert set(two.values) == {2, 3} and two.doubt
+
+
+@pytest.mark.parametrize(("group", "fills", "spans", "values", "doubt"), [
+    # a pencil's tick or cross: light, but a line through the bubble
+    (digits(), [0.0, 0.0, 0.09, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 2.3, *[0.0] * 7], (2,), False),
+    # a dot of the pen as dark: no line, so alone it is a doubt, never the value
+    (digits(), [0.0, 0.0, 0.14, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.1, *[0.0] * 7], (), True),
+    # the same dot beside the one mark the group needs: not a second mark
+    (digits(), [0.0, 0.0, 0.14, 0.0, 0.0, 0.7, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.1, 0, 0, 2.5, 0, 0, 0, 0], (5,), False),
+    # a stroke grazing the edge (no part of it in the middle) beside the mark: not a mark either
+    (digits(), [0.0, 0.0, 0.1, 0.0, 0.0, 0.7, 0.0, 0.0, 0.0, 0.0], [0.0] * 5 + [2.5] + [0.0] * 4, (5,), False),
+    # two lines in a one-mark group: a doubt, both first
+    (digits(), [0.0, 0.0, 0.1, 0.0, 0.0, 0.7, 0.0, 0.0, 0.0, 0.0], [0, 0, 2.0, 0, 0, 2.5, 0, 0, 0, 0], (5, 2), True),
+    # where every mark counts, or a group may stay blank, a touch is still a doubt
+    (digits(many=True), [0.0, 0.0, 0.14, 0.0, 0.0, 0.7, 0.0, 0.0, 0.0, 0.0], [0, 0, 1.1, 0, 0, 2.5, 0, 0, 0, 0], (5,),
+     True),
+    (layout.Group(0, ("tens", 0), (layout.Bubble(0.0, 0.0, 10, "10"),), default=0), [0.12], [1.1], (), True),
+    (layout.Group(0, ("tens", 0), (layout.Bubble(0.0, 0.0, 10, "10"),), default=0), [0.12], [2.2], (10,), False),
+])
+def test_a_line_through_a_bubble_is_a_mark_and_a_touch_is_not(group: layout.Group, fills: list[float],
+                                                              spans: list[float], values: tuple[Value, ...],
+                                                              doubt: bool) -> None:
+    read = group_marks(group, fills, spans)
+    assert (read.values, read.doubt) == (values, doubt)
 
 
 @pytest.mark.parametrize("corner", [0, 1, 2, 3])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy
@@ -42,6 +42,8 @@ class Reading:
     page: Page
     fills: dict[tuple[int, Key], list[float]]  # per (row, group key), per bubble: 0.0 blank ... 1.0 solid ink
     image: Image  # the page straightened, grey, PX_PER_MM px per mm
+    spans: dict[tuple[int, Key], list[float]] = field(default_factory=dict)  # mm: each bubble's longest stroke
+    beyond: dict[tuple[int, Key], list[float]] = field(default_factory=dict)  # ink on both sides: struck out
 
 
 def read(jpeg: bytes, layout_for: Callable[[Identity], Page]) -> Reading:
@@ -54,7 +56,8 @@ def read(jpeg: bytes, layout_for: Callable[[Identity], Page]) -> Reading:
     page_image = _warp(photo, to_mm, 0.0, 0.0, layout.WIDTH, layout.HEIGHT, PX_PER_MM)
     identity = _identity(photo, to_mm, page_image)
     page = layout_for(identity)
-    return Reading(identity, page, fills.measure(page, page_image, PX_PER_MM), page_image)
+    measured = fills.measure(page, page_image, PX_PER_MM)
+    return Reading(identity, page, measured.fills, page_image, measured.spans, measured.beyond)
 
 
 def row_crop(reading: Reading, row: int) -> bytes:

@@ -89,8 +89,7 @@ def read_sheet(match: Match, jpeg_bytes: bytes) -> SheetRead:
     def work() -> SheetRead:
         kept = photos.intake(jpeg_bytes)
         reading = reader.read(kept, layout_for)
-        found = {(group.row, group.key): marks.group_marks(group, reading.fills[(group.row, group.key)])
-                 for group in reading.page.groups}
+        found = {(group.row, group.key): marks.of_reading(group, reading) for group in reading.page.groups}
         fitted = fitting.fit_page(reading.page, found, players, options, before,
                                   first_number(game, reading.identity.page))
         rows = [stored_row(row) for row in fitted]

@@ -28,7 +28,8 @@ def _px(mm: float) -> int:
 def drawn_page(page: Page, payload: str, marks: dict[tuple[int, Key, Value], str] | None = None) -> Picture:
     """The page at 8 px/mm as the template prints it (markers, code, bubbles), with marks as a table pens them.
 
-    marks: (row, group key, value) -> "solid", "cross", "tick", "light" or "stray" (a dot beside the bubble).
+    marks: (row, group key, value) -> "solid", "cross", "tick", "light", "dot" (a pen's dot in the bubble),
+    "struck" (filled and scribbled out) or "stray" (a dot beside the bubble).
     """
     picture = numpy.full((_px(page.height), _px(page.width)), 255, numpy.uint8)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.MARKER_DICTIONARY))
@@ -66,8 +67,10 @@ def pen(picture: Picture, x: float, y: float, style: str) -> None:
     line = _px(0.5)
     if style == "solid":
         cv2.circle(picture, centre, _px(r * 0.95), PEN, -1, cv2.LINE_AA)
-    elif style == "light":  # a pencil pressed lightly: the whole bubble, barely grey
-        cv2.circle(picture, centre, _px(r * 0.9), 195, -1, cv2.LINE_AA)
+    elif style == "light":  # a pencil pressed lightly: the whole bubble, barely grey, over what is printed there
+        cover = numpy.zeros_like(picture)
+        cv2.circle(cover, centre, _px(r * 0.9), 255, -1, cv2.LINE_AA)
+        picture[:] = (picture * (1.0 - cover / 255.0 * (1.0 - 195 / 255.0))).astype(numpy.uint8)
     elif style == "cross":
         for sign in (1, -1):
             cv2.line(picture, (_px(x - r * 0.9), _px(y - sign * r * 0.9)), (_px(x + r * 0.9), _px(y + sign * r * 0.9)),
@@ -76,6 +79,12 @@ def pen(picture: Picture, x: float, y: float, style: str) -> None:
         low = (_px(x - r * 0.1), _px(y + r * 0.7))
         cv2.line(picture, (_px(x - r * 0.8), _px(y)), low, PEN, line, cv2.LINE_AA)
         cv2.line(picture, low, (_px(x + r * 1.1), _px(y - r * 1.2)), PEN, line, cv2.LINE_AA)
+    elif style == "dot":  # the pen rested on the bubble: as dark as ink, but no line across it
+        cv2.circle(picture, (_px(x + r * 0.3), _px(y - r * 0.2)), _px(0.4), PEN, -1, cv2.LINE_AA)
+    elif style == "struck":  # filled, then scribbled out: a zigzag wider than the bubble
+        cv2.circle(picture, centre, _px(r * 0.95), PEN, -1, cv2.LINE_AA)
+        turns = [(_px(x - 1.5 * r + 3 * r * k / 7), _px(y + (r if k % 2 else -r))) for k in range(8)]
+        cv2.polylines(picture, [numpy.array(turns, numpy.int32)], False, PEN, line, cv2.LINE_AA)
     elif style == "stray":  # a dot of the pen beside the bubble, not in it
         cv2.circle(picture, (_px(x + r * 1.3), _px(y - r * 1.1)), _px(0.4), PEN, -1, cv2.LINE_AA)
     else:

@@ -133,8 +133,7 @@ def read_photo(photo: Photo) -> Read:
         reading = reader.read(photos.intake(photo.shot.jpeg), layout_for)
     except (reader.Unreadable, photos.PhotoRefused) as refusal:
         return Read(refused=refusal.sentence, seconds=time.perf_counter() - start)
-    found = {(group.row, group.key): marks.group_marks(group, reading.fills[(group.row, group.key)])
-             for group in reading.page.groups}
+    found = {(group.row, group.key): marks.of_reading(group, reading) for group in reading.page.groups}
     options = dict(played.options)
     rows = fitting.fit_page(reading.page, found, played.players, options, played.entries[:printed.first - 1],
                             printed.first)
