@@ -9,10 +9,11 @@ import zlib
 import cv2
 import numpy
 import pytest
+import segno
 from PIL import Image
 
 from helpers.paper import drawn_page, photographed
-from scorekeeper.paper import layout, photos, reader
+from scorekeeper.paper import codes, layout, photos, reader
 from scorekeeper.paper.layout import Identity, Key, Page, Value
 from scorekeeper.paper.marks import FAINT, LINE, MARK, GroupMarks, group_marks, of_reading
 from scorekeeper.paper.photos import PhotoRefused, intake
@@ -316,3 +317,31 @@ def test_a_sheet_photographed_upside_down_and_sideways_reads_the_same() -> None:
         reading = read(photographed(picture, size=size, turn=turn, seed=8), of(page))
         assert group_marks(page.group(4, ("units", 2)), reading.fills[(4, ("units", 2))]).values == (7,)
         assert group_marks(page.group(4, ("moon",)), reading.fills[(4, ("moon",))]).values == ("add",)
+
+
+def code_picture(payload: str, px_per_mm: float, margin: float) -> tuple[numpy.ndarray, tuple[float, float, float]]:
+    """The page's QR code as printed (its quiet zone of layout.QR_BORDER modules inside layout.QR mm), with a
+    margin of paper round it, and where its square is in px."""
+    matrix = numpy.array(segno.make(payload, error="m", micro=False, boost_error=False).matrix, numpy.uint8)
+    modules = numpy.pad(matrix, layout.QR_BORDER)
+    side = round(layout.QR * px_per_mm)
+    code = cv2.resize(numpy.where(modules > 0, 0, 255).astype(numpy.uint8), (side, side),
+                      interpolation=cv2.INTER_NEAREST)
+    edge = round(margin * px_per_mm)
+    return numpy.pad(code, edge, constant_values=255), (float(edge), float(edge), float(side))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_code_under_a_shadows_edge_and_blur_is_read_where_the_layout_printed_it(seed: int) -> None:
+    payload = layout.qr_payload("a" * 32, 3)
+    picture, square = code_picture(payload, reader.QR_PX_PER_MM, 2.0)
+    rng = numpy.random.default_rng(seed)
+    # A shadow's hard edge across the code, the paper under it as dark as the ink beside it, then blur and noise.
+    height, width = picture.shape
+    ys, xs = numpy.mgrid[0:height, 0:width]
+    angle = rng.uniform(0, numpy.pi)
+    shade = (numpy.cos(angle) * (xs - width / 2) + numpy.sin(angle) * (ys - height / 2)) > rng.uniform(-20, 20)
+    seen = picture.astype(numpy.float32) * numpy.where(shade, 0.3, 1.0)
+    seen = cv2.GaussianBlur(seen, (0, 0), 2.2) + rng.normal(0, 6, seen.shape)
+    blurred = numpy.clip(seen, 0, 255).astype(numpy.uint8)
+    assert codes.decoded(blurred, square) == payload

@@ -1,9 +1,10 @@
 """A sheet's QR code read from the straightened page, where the layout says it is.
 
 OpenCV's QR decoder finds a code and reads a crisp one, but a phone's photo (blur, JPEG, a shadow) often
-defeats it. The page is already straight, so the code's modules sit on a square grid: the grid is read here
-module by module (its size is the one whose three finder patterns come out right) and drawn again crisp for
-the decoder, which then only has to undo the code's own error correction.
+defeats it. The page is already straight, so the code's modules sit on a square grid, where the layout printed
+it: the grid is read there module by module (its size is the one whose three finder patterns come out right;
+failing that, the code's extent is looked for) and drawn again crisp for the decoder, which then only has to
+undo the code's own error correction.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import cv2
 import numpy
 from numpy.typing import NDArray
 
+from scorekeeper.paper import layout
+
 Image = NDArray[numpy.uint8]
 Floats = NDArray[numpy.float32]
 VERSIONS = range(1, 11)  # a code of up to 57 by 57 modules: the sheet's holds some 30 characters
@@ -19,14 +22,46 @@ FINDER = numpy.pad(numpy.pad(numpy.ones((3, 3), bool), 1), 1, constant_values=Tr
 QUIET = 4  # modules of white drawn round the redrawn code
 DRAWN = 8  # px per module of the redrawn code
 SHARPEN = 2.5  # how much of its difference from its blurred self each pixel gains
+LOCAL = 7  # modules: a module is dark against the mean of this square of modules around it
 
 
-def decoded(image: Image) -> str:
-    """The text of the QR code in image (the code upright, alone but for a margin), or ""."""
-    for attempt in [*_redrawn(image), image]:
+def decoded(image: Image, square: tuple[float, float, float] | None = None) -> str:
+    """The text of the QR code in image (the code upright, alone but for a margin), or "".
+
+    square, when known (left, top and side in px of the code's printed square, its quiet zone of
+    layout.QR_BORDER modules included), places the grid where it was printed; else it is looked for.
+    """
+    placed = _placed(image, square) if square is not None else []
+    for attempt in [*placed, *_redrawn(image), image]:
         if text := _opencv(attempt):
             return text
     return ""
+
+
+def _placed(image: Image, square: tuple[float, float, float]) -> list[Image]:
+    """The code drawn again from the grid where the layout printed it, for each size of code whose finder
+    patterns come out right: each module against the modules around it (a shadow's edge across the code
+    cancels), a little either side of that, and against the whole code."""
+    level = _level(image)
+    left, top, side = square
+    drawn: list[Image] = []
+    for version in VERSIONS:
+        modules = 17 + 4 * version
+        step = side / (modules + 2 * layout.QR_BORDER)
+        if step < 2.0:
+            break
+        start, end = layout.QR_BORDER * step, (layout.QR_BORDER + modules) * step
+        samples = _samples(level, (round(top + start), round(left + start), round(top + end), round(left + end)),
+                           modules)
+        local = cv2.blur(samples, (LOCAL, LOCAL), borderType=cv2.BORDER_REFLECT)
+        grids = [samples < local + shift for shift in (0.0, -0.06, 0.06)] + [samples < _middle(samples)]
+        drawn += [_drawn(grid) for grid in grids if _finders(grid) >= 0.9]
+    return drawn
+
+
+def _finders(grid: NDArray[numpy.bool_]) -> float:
+    """How much of the three finder patterns a grid of modules has right."""
+    return float(numpy.mean([grid[:7, :7] == FINDER, grid[:7, -7:] == FINDER, grid[-7:, :7] == FINDER]))
 
 
 def _opencv(image: Image) -> str:
@@ -79,8 +114,7 @@ def _redrawn(image: Image) -> list[Image]:
         if min(extent[2] - extent[0], extent[3] - extent[1]) / modules < 2.0:
             break
         samples = _samples(level, extent, modules)
-        grid = samples < _middle(samples)
-        fit = float(numpy.mean([grid[:7, :7] == FINDER, grid[:7, -7:] == FINDER, grid[-7:, :7] == FINDER]))
+        fit = _finders(samples < _middle(samples))
         if best is None or fit > best[0]:
             best = (fit, samples)
     if best is None or best[0] < 0.9:

@@ -37,6 +37,7 @@ MARKER_MARGIN = 6.0  # from the page's edge to a marker
 MARKER_DICTIONARY = "DICT_4X4_50"  # OpenCV's ArUco dictionary: 4x4 bits, 50 markers, the most robust small set
 MARKER_IDS = (0, 1, 2, 3)  # top left, top right, bottom right, bottom left
 QR = 22.0  # the QR code's side, its quiet zone included
+QR_BORDER = 2  # modules of quiet zone inside the QR square; the paper around it is blank too
 PITCH = 4.2  # from one bubble's centre to the next
 BUBBLE = 3.2  # a bubble's diameter
 TOP = 38.0  # the first row's top edge

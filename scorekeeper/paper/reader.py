@@ -146,7 +146,8 @@ def _identity(photo: Image, to_mm: NDArray[numpy.float64], page_image: Image) ->
     x, y, side = QR_PLACE
     margin = 2.0  # the marker beside the code is 3 mm away
     near = _warp(photo, to_mm, x - margin, y - margin, side + 2 * margin, side + 2 * margin, QR_PX_PER_MM)
-    text = codes.decoded(near) or _decoded(page_image)
+    square = (margin * QR_PX_PER_MM, margin * QR_PX_PER_MM, side * QR_PX_PER_MM)
+    text = codes.decoded(near, square) or _decoded(page_image)
     if not text:
         scale = min(1.0, DETECT_SIDE / max(photo.shape))
         text = _decoded(numpy.asarray(cv2.resize(photo, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA),

@@ -38,7 +38,6 @@ bp = Blueprint("paper_sheet", __name__)
 bp.register_error_handler(Busy, sheets.busy)
 
 WHOLE = 4  # a match that fits on this many pages prints them all (Barbu: one per declarer)
-QR_BORDER = 2  # modules of quiet zone inside Page.qr's square; the paper around it is blank too
 # Words where a bubble's label is a word of the layout, as the sheet prints them (the legend says what they are).
 LABELS = {"ace": lambda: _("A♥"), "king": lambda: _("K♥")}
 
@@ -93,8 +92,8 @@ def marker_svg(marker_id: int) -> Markup:
 def qr_svg(payload: str) -> Markup:
     """The page's QR code as SVG (error correction M at least), its quiet zone included."""
     matrix = segno.make(payload, error="m", micro=False, boost_error=False).matrix
-    side = len(matrix) + 2 * QR_BORDER
-    cells = "".join(f"M{x + QR_BORDER} {y + QR_BORDER}h1v1h-1z" for y, line in enumerate(matrix)
+    side = len(matrix) + 2 * layout.QR_BORDER
+    cells = "".join(f"M{x + layout.QR_BORDER} {y + layout.QR_BORDER}h1v1h-1z" for y, line in enumerate(matrix)
                     for x, dark in enumerate(line) if dark)
     return Markup(f'<svg viewBox="0 0 {side} {side}" shape-rendering="crispEdges">'
                   f'<rect width="{side}" height="{side}" fill="#fff"/><path d="{cells}" fill="#000"/></svg>')
