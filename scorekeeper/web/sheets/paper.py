@@ -17,7 +17,6 @@ import functools
 from typing import Any, NamedTuple
 
 import cv2
-import segno
 from flask import Blueprint
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -27,7 +26,7 @@ from ...games.base import Game, Replay
 from ...i18n import translate
 from ...match import matches
 from ...models import Match
-from ...paper import layout
+from ...paper import codes, layout
 from ...paper.layout import LOST, Key, Page
 from ...render_slots import Busy
 from ..errors import match_or_404
@@ -91,7 +90,7 @@ def marker_svg(marker_id: int) -> Markup:
 
 def qr_svg(payload: str) -> Markup:
     """The page's QR code as SVG (error correction M at least), its quiet zone included."""
-    matrix = segno.make(payload, error="m", micro=False, boost_error=False).matrix
+    matrix = codes.printed_matrix(payload)
     side = len(matrix) + 2 * layout.QR_BORDER
     cells = "".join(f"M{x + layout.QR_BORDER} {y + layout.QR_BORDER}h1v1h-1z" for y, line in enumerate(matrix)
                     for x, dark in enumerate(line) if dark)
