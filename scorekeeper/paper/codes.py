@@ -33,9 +33,9 @@ def printed_matrix(payload: str) -> tuple[tuple[bool, ...], ...]:
     """The modules of the QR code to print for payload (error correction M): the first of segno's choice of
     mask and the seven others that this reader's decoder reads, crisp and blurred.
 
-    The decoder fails on a few codes however crisp (about one payload in 400, always with one mask: seen
-    with a match's id), and a sheet whose code no photo can read is no readable sheet. Any mask is a valid
-    code of the same text; no usual payload needs more than segno's own choice or the next mask.
+    The decoder reads nothing of a few codes however crisp (one of 400 codes of random match ids, with the
+    mask segno chose; with any other it read), and a sheet whose code no photo can read is no readable sheet.
+    Any mask makes a valid code of the same text.
     """
     made = segno.make(payload, error="m", micro=False, boost_error=False)
     for mask in (made.mask, *(m for m in range(8) if m != made.mask)):

@@ -125,7 +125,6 @@ def _reach(left: Floats, inside: NDArray[numpy.bool_], core: NDArray[numpy.bool_
     return float(max(numpy.ptp(xs), numpy.ptp(ys), numpy.ptp(xs + ys) / SQRT2, numpy.ptp(xs - ys) / SQRT2)) + 1.0
 
 
-
 def _ring_response(darkness: Floats, scale: float) -> Floats:
     """How much each pixel looks like the centre of a printed empty bubble: a dark ring, light inside and out."""
     radius = layout.BUBBLE / 2 * scale

@@ -17,11 +17,11 @@ from scorekeeper.paper.layout import Group, Key, Value
 MARK = 0.24  # of solid ink, above the group's unmarked level: a mark (a tick reads about 0.35, a cross 0.45)
 FAINT = 0.08  # above the unmarked level: too dark to be paper, too light to be a mark
 PAPER = 0.045  # above the unmarked level: as blank as printed paper reads (its 99.9th percentile: 0.047)
-# A group that may stay blank (a double, the 10 of a count) has no second mark to check a light one against:
-# anything darker than paper there is a doubt, so a missed tick is never read as "no double".
 LINE = 1.5  # mm of the 2.4 mm measured inside: a hand's line through the bubble (a pen's dot reaches 1.2)
 LIGHT = 0.05  # above the unmarked level, with a line: a mark (a pencil's tick reads 0.05 to 0.15)
 STRUCK = 0.25  # of ink in the gaps on both sides of a bubble: a scribble over it (a mark never reaches 0.05)
+# A group that may stay blank (a double, the 10 of a count) has no second mark to check a light one against:
+# anything darker than paper there is a doubt, so a missed tick is never read as "no double".
 LEVEL_FROM = 5  # bubbles: a one-mark group this large has its own unmarked level (most of its bubbles are)
 
 
@@ -64,8 +64,8 @@ def group_marks(group: Group, fills: list[float], spans: list[float] | None = No
     sides = beyond if beyond is not None else [0.0] * len(fills)
     struck = {k for k in range(len(fills)) if sides[k] >= STRUCK}
     marked = [k for k in order if k not in struck and (above[k] >= MARK or (above[k] >= LIGHT and reach[k] >= LINE))]
-    # A light mark alone where one mark is needed is not read either: a stray dot looks the same, and would be
-    # read as the value a table forgot to mark.
+    # A light mark with no line through it is not read, even alone where one mark is needed: a stray dot looks
+    # the same, and would be read as the value a table forgot to mark.
     floor = FAINT if group.default is None and not group.many else PAPER + 0.01
     faint = [k for k in order if (floor <= above[k] or k in struck) and k not in marked]
     values = tuple(group.bubbles[k].value for k in marked)
