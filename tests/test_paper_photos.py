@@ -2,7 +2,7 @@
 
 First the generator itself is checked (a mark darkens its bubble, noise stays off the bubbles it must not touch,
 the photo's geometry is the one it says, a corner said out is out, the random games are legal and varied); then
-sixty photos per game are read as the app reads them. Where all four corners are in view every photo is read, at
+seventy photos per game are read as the app reads them. Where all four corners are in view every photo is read, at
 least 98% of the rows come out as they should (exact, or sent to review where the generator put a doubt on
 purpose) and none is silently wrong; a photo with a corner out is refused with the sentence that says what to do.
 bench/paper_photos.py reads thousands of them at 12 MP.
@@ -42,7 +42,7 @@ from scorekeeper.paper.layout import BUBBLE, MARKER, qr_payload
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="poppler-utils is not installed")
 
 DRAWN_DPI = 8.0 * 25.4  # helpers.paper.drawn_page draws 8 px a millimetre
-PHOTOS = 60  # per game
+PHOTOS = 70  # per game: 210 in all
 CORNER_EVERY = 12  # every twelfth photo has a corner out of the frame
 
 
