@@ -166,7 +166,7 @@ class PostgresTemplate:
     """A migrated PostgreSQL database, <test database>_template; each copy replaces the test database.
 
     A copy is made once; after that, while the test database's schema is still the template's, the next test
-    gets it emptied of its rows, its sequences restarted, instead: 20 ms against 190 ms for a new copy (a
+    gets it emptied of its rows, its sequences restarted, instead: 20-60 ms against 190 ms for a new copy (a
     test that changed the schema, or emptied the database to migrate it, gets a new copy).
     """
 
