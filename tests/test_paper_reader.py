@@ -85,7 +85,7 @@ def test_fills_tell_a_solid_a_cross_a_tick_a_light_mark_a_dot_and_paper_apart() 
     reading = read(photographed(drawn_page(page, layout.qr_payload(MATCH, 3), marks), seed=9), of(page))
     fills, spans = reading.fills[(0, ("tens", 0))], reading.spans[(0, ("tens", 0))]
     solid, cross, tick, light, dot = fills[1], fills[3], fills[5], fills[7], fills[8]
-    blank = [k for k in (0, 2, 4, 6, 9)]  # 9 has a dot of the pen beside it
+    blank = (0, 2, 4, 6, 9)  # 9 has a dot of the pen beside it
     assert solid > 0.6 and solid > cross > tick >= MARK + 0.05
     # Light, and a hand went across it; a dot is as light or darker than a pencil, and goes nowhere.
     assert FAINT <= light and spans[7] >= LINE + 0.3
