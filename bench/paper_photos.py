@@ -63,7 +63,7 @@ def decode_seconds(jpeg: bytes) -> float:
 
 
 def run_game(client, game: str, args: argparse.Namespace, rng: np.random.Generator) -> dict:
-    pages = synthetic.game_pages(client, game, rng, MATCHES[game], dpis=2, progress=harness.say)
+    pages = synthetic.game_pages(synthetic.ThroughTheApi(client), game, rng, MATCHES[game], dpis=2, progress=harness.say)
     rows: Counter[str] = Counter()
     refusals: Counter[str] = Counter()
     failures: list[str] = []

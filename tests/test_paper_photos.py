@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from flask.testing import FlaskClient
 
-from helpers.paper import drawn_page, marks_of
+from helpers.paper import drawn_page, marks_of, raster
 from helpers.paper_games import random_game
 from helpers.paper_pen import STYLES, Styles, fill, px
 from helpers.paper_photos import SMALL, Camera, marker_centres, project, shoot
@@ -30,11 +30,14 @@ from helpers.paper_set import (
     PHANTOM,
     UNEXPECTED,
     WRONG,
+    FromTheEngine,
+    ThroughTheApi,
     judge,
     photo_of,
     printed_pages,
     read_photo,
 )
+from scorekeeper.app import create_app
 from scorekeeper.games import GAMES, kozyol
 from scorekeeper.paper import layout, reader
 from scorekeeper.paper.layout import BUBBLE, MARKER, qr_payload
@@ -203,10 +206,30 @@ def test_random_games_are_legal_and_varied():
 READ_AT_LEAST = {"barbu": 0.98, "kozyol": 0.98, "hearts": 0.98}
 
 
+@pytest.fixture(scope="module")
+def printer() -> FromTheEngine:
+    """Prints the sheets from the engine with no database: the reader is what these tests try, and it reads the
+    same on either; the sheet's route is tried on both databases in tests/test_paper_sheet.py."""
+    return FromTheEngine(create_app({"TESTING": True, "SECRET_KEY": "test-secret", "MIGRATE_ON_START": False,
+                                     "SQLALCHEMY_DATABASE_URI": "sqlite://"}))
+
+
+def test_the_sheet_printed_from_the_engine_is_the_one_the_match_page_serves(client: FlaskClient, printer):
+    """What the photo tests read is what a table prints: the same pages, the same words, the same code."""
+    played = random_game("hearts", np.random.default_rng(7))
+    hands = layout.rows_per_page("hearts")  # a second page is printed once the first is full
+    served_id, served = ThroughTheApi(client)(played, hands)
+    printer.ids[id(played)] = served_id
+    _same_id, made = printer(played, hands)
+    served_pages, made_pages = raster(served, 100), raster(made, 100)
+    assert len(served_pages) == len(made_pages) == 2
+    assert all(np.array_equal(a, b) for a, b in zip(served_pages, made_pages, strict=True))
+
+
 @pytest.mark.parametrize("game", ["barbu", "kozyol", "hearts"])
-def test_photos_of_each_game_are_read_back(client: FlaskClient, game):
+def test_photos_of_each_game_are_read_back(printer, game):
     rng = np.random.default_rng({"barbu": 101, "kozyol": 202, "hearts": 303}[game])
-    pages = [page for _ in range(2) for page in printed_pages(client, random_game(game, rng), rng, most=2)]
+    pages = [page for _ in range(2) for page in printed_pages(printer, random_game(game, rng), rng, most=2)]
     rows: Counter[str] = Counter()
     failures: list[str] = []
     corners_out = refused = 0

@@ -1,7 +1,8 @@
 """The synthetic photo set: a random game's real sheet printed, filled, photographed, read, and each row judged.
 
-A game is created through the API, its readable sheet fetched as the match page offers it and rastered at 150-300
-dpi (a printer's resolution), a page filled with the hands of that page (all its rows, or the first few: a table
+A game's readable sheet is printed (ThroughTheApi: the match made over the API and its sheet fetched as the match
+page offers it; FromTheEngine: the same template rendered from the engine's replay, no database) and rastered at
+150-300 dpi (a printer's resolution), a page filled with the hands of that page (all its rows, or the first few: a table
 photographs a sheet half played too), photographed, then read as the app reads it: intake, read, group_marks,
 fit_page with the hands before the page already in the match. Each row that holds a hand is then exact (certain,
 and its marks are the truth's), doubtful (sent to a person), or silently wrong (certain and not the truth). The
@@ -10,21 +11,29 @@ last must never happen.
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
+from flask import Flask
 from flask.testing import FlaskClient
 
 from helpers.paper import marks_of, paper_pdf, raster
 from helpers.paper_games import Played, random_game
 from helpers.paper_pen import TABLE, Filled, Styles, fill
 from helpers.paper_photos import TWELVE_MP, Camera, Shot, shoot
+from scorekeeper import links
+from scorekeeper.games import GAMES
+from scorekeeper.models import Match
+from scorekeeper.names import parse_players
 from scorekeeper.paper import fitting, layout, marks, photos, reader
 from scorekeeper.paper.layout import Identity, Page
+from scorekeeper.pdf import render_pdf
+from scorekeeper.web.sheets import paper
 
 DPIS = (150, 200, 250, 300)
 CORNER_OUT = 0.08  # of the photos: one corner out of the frame
@@ -46,7 +55,56 @@ class Printed:
         return self.played.entries[self.first - 1:self.first - 1 + len(self.page.rows)]
 
 
-def printed_pages(client: FlaskClient, played: Played, rng: np.random.Generator, dpis: int = 1,
+class Sheets(Protocol):
+    """Prints a game's readable sheet with its first `hands` hands in the match: (the match's public id, PDF)."""
+
+    def __call__(self, played: Played, hands: int) -> tuple[str, bytes]: ...
+
+
+class ThroughTheApi:
+    """Sheets as a table gets them: the match made over the API, its hands recorded, its sheet fetched from its page."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.made: dict[int, tuple[dict[str, Any], int]] = {}  # id(played) -> the match, its hands recorded
+
+    def __call__(self, played: Played, hands: int) -> tuple[str, bytes]:
+        if id(played) not in self.made:
+            answer = self.client.post("/api/v1/matches", json={"game": played.game, "players": played.players,
+                                                               "options": played.options})
+            assert answer.status_code == 201, answer.get_json()
+            self.made[id(played)] = (answer.get_json(), 0)
+        match, recorded = self.made[id(played)]
+        for entry in played.entries[recorded:hands]:
+            put = self.client.post(f"/api/v1/matches/{match['id']}/hands", json=entry,
+                                   headers={"Authorization": f"Bearer {match['edit_key']}"})
+            assert put.status_code == 201, put.get_json()
+        self.made[id(played)] = (match, max(recorded, hands))
+        return match["id"], paper_pdf(self.client, match["id"])
+
+
+class FromTheEngine:
+    """The same sheet with no database: the engine replays the hands, and the template and PDF renderer that
+    GET /m/<id>/paper.pdf uses print it (tests/test_paper_sheet.py covers that route on both databases)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.ids: dict[int, str] = {}
+
+    def __call__(self, played: Played, hands: int) -> tuple[str, bytes]:
+        public_id = self.ids.setdefault(id(played), links.new_public_id())
+        game = GAMES[played.game]
+        names = parse_players(played.players, game.min_players, game.max_players)
+        with self.app.test_request_context():
+            options = game.parse_options(names, played.options, random.Random(0))
+            replay = game.new_replay(names, options)
+            for entry in played.entries[:hands]:
+                replay.play(entry)
+            match = Match(public_id=public_id, game=game.slug, players=names, options=options, language=None)
+            return public_id, render_pdf("sheets/paper.html", **paper.sheets_of(match, replay))
+
+
+def printed_pages(sheets: Sheets, played: Played, rng: np.random.Generator, dpis: int = 1,
                   most: int = 3) -> list[Printed]:
     """The first pages (most of them) of the game's sheet that hold a hand, rastered at dpis resolutions picked
     at random for the game.
@@ -54,27 +112,18 @@ def printed_pages(client: FlaskClient, played: Played, rng: np.random.Generator,
     A page the sheet does not have yet is printed once the hands before it are in the match, as a table goes on:
     a long game's sheet has room for the hands played and one page more.
     """
-    answer = client.post("/api/v1/matches", json={"game": played.game, "players": played.players,
-                                                  "options": played.options})
-    assert answer.status_code == 201, answer.get_json()
-    match = answer.get_json()
     rows = layout.rows_per_page(played.game)
     page = layout.page_for(played.game, len(played.players), int(played.options.get("moon_points", 26)))
     chosen = sorted(int(d) for d in rng.choice(DPIS, dpis, replace=False))
-    sheets: dict[int, list[np.ndarray]] = {}
+    rastered: dict[int, list[np.ndarray]] = {}
     out: list[Printed] = []
-    recorded = 0
+    match = ""
     for number in range(1, min(most, -(-len(played.entries) // rows)) + 1):
         first = (number - 1) * rows + 1
-        if len(next(iter(sheets.values()), [])) < number:
-            for entry in played.entries[recorded:first - 1]:
-                put = client.post(f"/api/v1/matches/{match['id']}/hands", json=entry,
-                                  headers={"Authorization": f"Bearer {match['edit_key']}"})
-                assert put.status_code == 201, put.get_json()
-            recorded = first - 1
-            pdf = paper_pdf(client, match["id"])
-            sheets = {dpi: raster(pdf, dpi) for dpi in chosen}
-        out.append(Printed(played, match["id"], number, page, first, {dpi: sheets[dpi][number - 1] for dpi in chosen}))
+        if len(next(iter(rastered.values()), [])) < number:
+            match, pdf = sheets(played, first - 1)
+            rastered = {dpi: raster(pdf, dpi) for dpi in chosen}
+        out.append(Printed(played, match, number, page, first, {dpi: rastered[dpi][number - 1] for dpi in chosen}))
     return out
 
 
@@ -206,12 +255,12 @@ def describe(photo: Photo, row: fitting.RowRead, kind: str, label: str) -> str:
             f"read {row.read}; said: {told or '-'}; truth {truth}; proposed {row.entry}")
 
 
-def game_pages(client: FlaskClient, game: str, rng: np.random.Generator, matches: int,
+def game_pages(sheets: Sheets, game: str, rng: np.random.Generator, matches: int,
                dpis: int = 1, progress: Callable[[str], None] | None = None) -> list[Printed]:
     """The printed pages of several random games of one kind."""
     pages: list[Printed] = []
     for _ in range(matches):
-        pages += printed_pages(client, random_game(game, rng), rng, dpis)
+        pages += printed_pages(sheets, random_game(game, rng), rng, dpis)
         if progress:
             progress(f"{game}: {len(pages)} pages printed")
     return pages
