@@ -219,7 +219,7 @@ def test_the_sheet_printed_from_the_engine_is_the_one_the_match_page_serves(clie
     played = random_game("hearts", np.random.default_rng(7))
     hands = layout.rows_per_page("hearts")  # a second page is printed once the first is full
     served_id, served = ThroughTheApi(client)(played, hands)
-    printer.ids[id(played)] = served_id
+    printer.ids[id(played)] = (played, served_id)
     _same_id, made = printer(played, hands)
     served_pages, made_pages = raster(served, 100), raster(made, 100)
     assert len(served_pages) == len(made_pages) == 2

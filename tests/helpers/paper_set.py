@@ -66,20 +66,21 @@ class ThroughTheApi:
 
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
-        self.made: dict[int, tuple[dict[str, Any], int]] = {}  # id(played) -> the match, its hands recorded
+        # id(played) -> the game (kept, so that its id is never another's), its match, the hands recorded
+        self.made: dict[int, tuple[Played, dict[str, Any], int]] = {}
 
     def __call__(self, played: Played, hands: int) -> tuple[str, bytes]:
         if id(played) not in self.made:
             answer = self.client.post("/api/v1/matches", json={"game": played.game, "players": played.players,
                                                                "options": played.options})
             assert answer.status_code == 201, answer.get_json()
-            self.made[id(played)] = (answer.get_json(), 0)
-        match, recorded = self.made[id(played)]
+            self.made[id(played)] = (played, answer.get_json(), 0)
+        _same, match, recorded = self.made[id(played)]
         for entry in played.entries[recorded:hands]:
             put = self.client.post(f"/api/v1/matches/{match['id']}/hands", json=entry,
                                    headers={"Authorization": f"Bearer {match['edit_key']}"})
             assert put.status_code == 201, put.get_json()
-        self.made[id(played)] = (match, max(recorded, hands))
+        self.made[id(played)] = (played, match, max(recorded, hands))
         return match["id"], paper_pdf(self.client, match["id"])
 
 
@@ -89,10 +90,10 @@ class FromTheEngine:
 
     def __init__(self, app: Flask) -> None:
         self.app = app
-        self.ids: dict[int, str] = {}
+        self.ids: dict[int, tuple[Played, str]] = {}  # id(played) -> the game (kept: its id stays its own), its match
 
     def __call__(self, played: Played, hands: int) -> tuple[str, bytes]:
-        public_id = self.ids.setdefault(id(played), links.new_public_id())
+        public_id = self.ids.setdefault(id(played), (played, links.new_public_id()))[1]
         game = GAMES[played.game]
         names = parse_players(played.players, game.min_players, game.max_players)
         with self.app.test_request_context():
