@@ -19,6 +19,7 @@ from ..games.base import N_
 from ..links import key_matches, new_key
 from .forms import TableForm
 from .headers import mark_private
+from .session_cookie import in_background
 
 
 class Words(NamedTuple):
@@ -98,18 +99,13 @@ class Shown(NamedTuple):
     key: str | None
 
 
-# Headers of the requests a page makes in the background: its live redraw (static/js/live.js) and the
-# service worker fetching the pages the phone will want next (static/sw.js).
-BACKGROUND = ("X-Live-Redraw", "X-Kept-Ahead")
-
-
 def remember(kind: Kind, public_id: str, key: str | None = None) -> None:
     """Put a public id at the top of this phone's list of its kind; keep its key when given.
 
     A request made in the background is no visit: it never writes the session. It carries the cookie as
     it was when it left, and an answer that arrives after the phone opened another link (its key) or
     chose a language would send that older cookie back and undo them."""
-    if key is None and any(header in request.headers for header in BACKGROUND):
+    if key is None and in_background():
         return
     if key is None and not kind.renews and session.get(kind.listed, [None])[0] == public_id:
         return  # already on top: the session is not written again, nor its cookie signed and sent

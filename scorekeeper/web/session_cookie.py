@@ -32,6 +32,20 @@ NONCE = 12  # bytes, as AES-GCM wants: drawn afresh for every cookie written
 # one, so the bound guards against nothing but a clock gone far wrong.
 SKEW = 24 * 3600
 SEALED = b"\x01"  # the format's first byte, so a later format can be told apart
+# Headers of the requests a page makes in the background: its live redraw (static/js/live.js) and the
+# service worker fetching the pages the phone will want next (static/sw.js).
+BACKGROUND = ("X-Live-Redraw", "X-Kept-Ahead")
+
+
+def in_background() -> bool:
+    """Whether this request was made in the background, not by the phone's reader: it is no visit.
+
+    It never writes the session. It carries the cookie as it was when it left, and its answer may arrive after
+    the phone went on: a cookie sent back with it would undo what came between (a key opened, a language
+    chosen), and a message flashed for the page the phone is about to show would be taken by a page drawn for
+    no one (the worker fetching ahead the page a phone opened before the worker ran, while a form is sent).
+    """
+    return has_request_context() and any(header in request.headers for header in BACKGROUND)
 
 
 @functools.lru_cache(maxsize=8)
@@ -178,8 +192,9 @@ class SealedSessionInterface(SecureCookieSessionInterface):
         return data, True
 
     def save_session(self, app: Flask, session: SecureCookieSession, response: Response) -> None:
-        """As Flask saves it; a session never opened is left as the phone has it (no cookie, no Vary)."""
-        if isinstance(session, LazySession) and not session.opened:
+        """As Flask saves it; a session never opened, or opened by a request made in the background
+        (in_background), is left as the phone has it (no cookie, no Vary)."""
+        if (isinstance(session, LazySession) and not session.opened) or in_background():
             return
         super().save_session(app, session, response)
 
@@ -197,3 +212,4 @@ def sealing(interface: SealedSessionInterface, secrets: tuple[str | bytes, ...])
 
 def init_app(app: Flask) -> None:
     app.session_interface = SealedSessionInterface()
+    app.add_template_global(in_background)
