@@ -7,8 +7,14 @@ summary and wall time, then how many runs failed. With `--load N`, N other test 
 the whole time: the rest of the suite (everything but the browser folder) in one process each,
 started again whenever one ends, stopped when the browser runs are done.
 
+With `--together N`, N runs of the browser folder go on at once, each in a clean clone of its own
+(a run keeps figures in its tree's artifacts/), and each is started again as soon as it ends: every
+run that ends had N-1 other browser runs beside it from its first test to its last, and each counts.
+Once --runs runs have ended, the ones still going are stopped and not counted.
+
     .venv/bin/python bench/browser_runs.py --runs 10             # quiet: nothing else should run
     .venv/bin/python bench/browser_runs.py --runs 10 --load 2    # loaded: two other test runs beside it
+    .venv/bin/python bench/browser_runs.py --runs 9 --together 3 # loaded: each run beside two browser runs
 
 Each run's whole output is kept in a folder printed at the start (--keep names one), for the failures.
 """
@@ -22,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +47,31 @@ def pytest(*args: str) -> list[str]:
     return [str(PYTHON), "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", *args]
 
 
+def stop(processes: Iterable[subprocess.Popen[bytes]]) -> None:
+    processes = list(processes)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def browser_run(number: int, folder: Path, tree: Path) -> subprocess.Popen[bytes]:
+    with (folder / f"browser-{number}.log").open("wb") as log:
+        return subprocess.Popen(pytest("-q", "-rfE", "tests/browser"), cwd=tree, env=environment(), stdout=log,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+
+def outcome(folder: Path, number: int, returncode: int | None) -> tuple[str, list[str]]:
+    """A run's pytest summary and the tests that failed, from its log."""
+    text = (folder / f"browser-{number}.log").read_text(errors="replace")
+    found = SUMMARY.findall(text)
+    summary = found[-1] if found else f"no summary (exit {returncode})"
+    return summary, [name for _, name in FAILED.findall(text)]
+
+
 class Load:
     """N other test runs beside the browser runs, each started again when it ends."""
 
@@ -50,63 +82,94 @@ class Load:
 
     def _start(self) -> subprocess.Popen[bytes]:
         self.started += 1
-        log = (self.folder / f"load-{self.started}.log").open("wb")
-        return subprocess.Popen(pytest("-q", "--ignore=tests/browser", "-x", "tests"), cwd=ROOT, env=environment(),
-                                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        with (self.folder / f"load-{self.started}.log").open("wb") as log:
+            return subprocess.Popen(pytest("-q", "--ignore=tests/browser", "-x", "tests"), cwd=ROOT,
+                                    env=environment(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
     def keep_up(self) -> None:
         self.running = [process for process in self.running if process.poll() is None]
         while len(self.running) < self.count:
             self.running.append(self._start())
 
+    def ended(self, runs: int) -> Iterator[tuple[int, float, int | None]]:
+        """The browser runs one after another, this load beside each: number, seconds, exit code."""
+        for number in range(1, runs + 1):
+            process = browser_run(number, self.folder, ROOT)
+            start = time.perf_counter()
+            while process.poll() is None:
+                self.keep_up()
+                time.sleep(1)
+            yield number, time.perf_counter() - start, process.returncode
+
     def stop(self) -> None:
-        for process in self.running:
-            process.terminate()
-        for process in self.running:
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        stop(self.running)
+
+    def said(self) -> str:
+        return f"; {self.started} load runs started" if self.count else ""
 
 
-def one_run(number: int, folder: Path, load: Load) -> tuple[float, str, list[str]]:
-    """One run of the browser folder: seconds, pytest's summary, the tests that failed."""
-    log = folder / f"browser-{number}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(pytest("-q", "-rfE", "tests/browser"), cwd=ROOT, env=environment(), stdout=out,
-                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        start = time.perf_counter()
-        while process.poll() is None:
-            load.keep_up()
-            time.sleep(1)
-        took = time.perf_counter() - start
-    text = log.read_text(errors="replace")
-    found = SUMMARY.findall(text)
-    summary = found[-1] if found else f"no summary (exit {process.returncode})"
-    return took, summary, [name for _, name in FAILED.findall(text)]
+class Together:
+    """N runs of the browser folder at once, each in its own clean clone, each started again when it ends."""
+
+    def __init__(self, count: int, folder: Path) -> None:
+        self.folder, self.started = folder, 0
+        self.trees = [folder / f"tree-{slot}" for slot in range(1, count + 1)]
+        for tree in self.trees:
+            if not tree.exists():
+                subprocess.run(["git", "clone", "-q", str(ROOT), str(tree)], check=True)
+                (tree / ".venv").symlink_to(ROOT / ".venv")
+        self.running: dict[Path, tuple[int, float, subprocess.Popen[bytes]]] = {}
+
+    def _start(self, tree: Path) -> None:
+        self.started += 1
+        self.running[tree] = (self.started, time.perf_counter(), browser_run(self.started, self.folder, tree))
+
+    def ended(self, runs: int) -> Iterator[tuple[int, float, int | None]]:
+        """Each run as it ends, until `runs` have: number, seconds, exit code."""
+        for tree in self.trees:
+            self._start(tree)
+        for _ in range(runs):
+            while not (done := [tree for tree, (_, _, process) in self.running.items() if process.poll() is not None]):
+                time.sleep(1)
+            number, start, process = self.running[done[0]]
+            took = time.perf_counter() - start
+            self._start(done[0])  # at once: the others never go on with one run fewer beside them
+            yield number, took, process.returncode
+
+    def stop(self) -> None:
+        stop(process for _, _, process in self.running.values())
+
+    def said(self) -> str:
+        return f"; {self.started - len(self.running)} runs ended, {len(self.running)} stopped and not counted"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=10, help="runs of the browser folder, one after another")
+    parser.add_argument("--runs", type=int, default=10, help="runs of the browser folder to count")
     parser.add_argument("--load", type=int, default=0, help="other test runs going on beside them (default 0)")
+    parser.add_argument("--together", type=int, default=1, help="browser runs at once, each in its own clone")
     parser.add_argument("--keep", type=Path, help="the folder for each run's output (default: a new one in /tmp)")
     options = parser.parse_args()
+    if options.load and options.together > 1:
+        parser.error("--load and --together are two kinds of load: give one")
     folder = options.keep or Path(tempfile.mkdtemp(prefix="browser-runs-"))
     folder.mkdir(parents=True, exist_ok=True)
-    print(f"{options.runs} runs of tests/browser, {options.load} other test run(s) beside them; "
-          f"output in {folder}; load average now {os.getloadavg()[0]:.1f}", flush=True)
-    load = Load(options.load, folder)
+    beside = (f"{options.together - 1} other browser run(s)" if options.together > 1
+              else f"{options.load} other test run(s)")
+    print(f"{options.runs} runs of tests/browser, {beside} beside each; output in {folder}; "
+          f"load average now {os.getloadavg()[0]:.1f}", flush=True)
+    runner = Together(options.together, folder) if options.together > 1 else Load(options.load, folder)
     failed_runs = 0
     try:
-        for number in range(1, options.runs + 1):
-            took, summary, failures = one_run(number, folder, load)
+        for count, (number, took, returncode) in enumerate(runner.ended(options.runs), start=1):
+            summary, failures = outcome(folder, number, returncode)
             failed_runs += bool(failures) or "passed" not in summary
-            print(f"run {number:2}: {took:6.1f} s  {summary}  load average {os.getloadavg()[0]:.1f}"
+            print(f"run {count:2}: {took:6.1f} s  {summary}  load average {os.getloadavg()[0]:.1f}"
+                  + (f"  (log browser-{number}.log)" if number != count else "")
                   + "".join(f"\n        {name}" for name in failures), flush=True)
     finally:
-        load.stop()
-    print(f"{failed_runs} of {options.runs} runs failed" + (f"; {load.started} load runs started" if load.count else ""))
+        runner.stop()
+    print(f"{failed_runs} of {options.runs} runs failed{runner.said()}")
     sys.exit(1 if failed_runs else 0)
 
 
