@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -48,20 +49,21 @@ def pytest(*args: str) -> list[str]:
 
 
 def stop(processes: Iterable[subprocess.Popen[bytes]]) -> None:
-    processes = list(processes)
+    """Stop each run with what it started (its app servers, its chromium): each run is a process group."""
+    processes = [process for process in processes if process.poll() is None]
     for process in processes:
-        process.terminate()
+        os.killpg(process.pid, signal.SIGTERM)
     for process in processes:
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            process.kill()
+            os.killpg(process.pid, signal.SIGKILL)
 
 
 def browser_run(number: int, folder: Path, tree: Path) -> subprocess.Popen[bytes]:
     with (folder / f"browser-{number}.log").open("wb") as log:
         return subprocess.Popen(pytest("-q", "-rfE", "tests/browser"), cwd=tree, env=environment(), stdout=log,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
 
 
 def outcome(folder: Path, number: int, returncode: int | None) -> tuple[str, list[str]]:
@@ -84,7 +86,8 @@ class Load:
         self.started += 1
         with (self.folder / f"load-{self.started}.log").open("wb") as log:
             return subprocess.Popen(pytest("-q", "--ignore=tests/browser", "-x", "tests"), cwd=ROOT,
-                                    env=environment(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+                                    env=environment(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)
 
     def keep_up(self) -> None:
         self.running = [process for process in self.running if process.poll() is None]
@@ -159,7 +162,7 @@ def main() -> None:
     print(f"{options.runs} runs of tests/browser, {beside} beside each; output in {folder}; "
           f"load average now {os.getloadavg()[0]:.1f}", flush=True)
     runner = Together(options.together, folder) if options.together > 1 else Load(options.load, folder)
-    failed_runs = 0
+    failed_runs = count = 0
     try:
         for count, (number, took, returncode) in enumerate(runner.ended(options.runs), start=1):
             summary, failures = outcome(folder, number, returncode)
@@ -167,9 +170,11 @@ def main() -> None:
             print(f"run {count:2}: {took:6.1f} s  {summary}  load average {os.getloadavg()[0]:.1f}"
                   + (f"  (log browser-{number}.log)" if number != count else "")
                   + "".join(f"\n        {name}" for name in failures), flush=True)
+    except KeyboardInterrupt:
+        print(f"stopped (Ctrl-C) after {count} of {options.runs} runs")
     finally:
         runner.stop()
-    print(f"{failed_runs} of {options.runs} runs failed{runner.said()}")
+    print(f"{failed_runs} of {count} runs failed{runner.said()}")
     sys.exit(1 if failed_runs else 0)
 
 
