@@ -52,12 +52,19 @@ def stop(processes: Iterable[subprocess.Popen[bytes]]) -> None:
     """Stop each run with what it started (its app servers, its chromium): each run is a process group."""
     processes = [process for process in processes if process.poll() is None]
     for process in processes:
-        os.killpg(process.pid, signal.SIGTERM)
+        signal_group(process, signal.SIGTERM)
     for process in processes:
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            signal_group(process, signal.SIGKILL)
+
+
+def signal_group(process: subprocess.Popen[bytes], number: signal.Signals) -> None:
+    try:
+        os.killpg(process.pid, number)
+    except ProcessLookupError:  # it ended meanwhile, with all it started
+        pass
 
 
 def browser_run(number: int, folder: Path, tree: Path) -> subprocess.Popen[bytes]:
@@ -81,6 +88,7 @@ class Load:
         self.count, self.folder = count, folder
         self.running: list[subprocess.Popen[bytes]] = []
         self.started = 0
+        self.browser: subprocess.Popen[bytes] | None = None  # the browser run going on, in its own group too
 
     def _start(self) -> subprocess.Popen[bytes]:
         self.started += 1
@@ -97,7 +105,7 @@ class Load:
     def ended(self, runs: int) -> Iterator[tuple[int, float, int | None]]:
         """The browser runs one after another, this load beside each: number, seconds, exit code."""
         for number in range(1, runs + 1):
-            process = browser_run(number, self.folder, ROOT)
+            self.browser = process = browser_run(number, self.folder, ROOT)
             start = time.perf_counter()
             while process.poll() is None:
                 self.keep_up()
@@ -105,7 +113,7 @@ class Load:
             yield number, time.perf_counter() - start, process.returncode
 
     def stop(self) -> None:
-        stop(self.running)
+        stop([*self.running, *([self.browser] if self.browser else [])])
 
     def said(self) -> str:
         return f"; {self.started} load runs started" if self.count else ""
