@@ -8,7 +8,10 @@ pytest on SQLite alone.
     .venv/bin/python bench/suite_time.py --command --base <commit> --now <commit> --rounds 2
 
 Both clones use this checkout's .venv (the installation is the same; its one-off cost is not the suite's), and
-run with CI=true, as CI does: a missing browser or database fails instead of skipping.
+run with CI=true, as CI does: a missing browser or database fails instead of skipping. Each run also reports the
+processor time the whole machine spent meanwhile (/proc/stat: every process, the browsers and the PostgreSQL
+server too, which pytest does not wait for) and that time shared over the cores: the shortest wall time the same
+work could take on this machine, however it were spread.
 
 Until the template databases landed, every test that used the app migrated a fresh SQLite file
 through every migration since the first, made its app and compiled every template it rendered. Now
@@ -107,15 +110,26 @@ def counts_per_database(output: str) -> dict[str, dict[str, int]]:
     return found
 
 
-def whole_command(tree: Path, log: Path) -> tuple[float, int, dict[str, dict[str, int]]]:
-    """Seconds `python3 manage.py test` took in tree, its exit code, and what each database ran (output in log)."""
+def machine_busy() -> float:
+    """Processor seconds the whole machine has spent busy since it started, all cores (Linux's /proc/stat).
+
+    Busy is every column of the "cpu" line but idle and iowait (guest time is already in user's).
+    """
+    columns = [int(value) for value in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (columns + [0] * 8)[:8]
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def whole_command(tree: Path, log: Path) -> tuple[float, float, int, dict[str, dict[str, int]]]:
+    """Seconds `python3 manage.py test` took in tree, the machine's busy processor seconds meanwhile, its exit code,
+    and what each database ran (output in log)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("SCOREKEEPER_TEST_DATABASE")}
-    start = time.perf_counter()
+    start, busy = time.perf_counter(), machine_busy()
     done = subprocess.run([sys.executable, "manage.py", "test", "-p", "no:cacheprovider"], cwd=tree,
                           env={**env, "CI": "true"}, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    took = time.perf_counter() - start
+    took, busy = time.perf_counter() - start, machine_busy() - busy
     log.write_text(done.stdout + done.stderr)
-    return took, done.returncode, counts_per_database(done.stdout)
+    return took, busy, done.returncode, counts_per_database(done.stdout)
 
 
 def ran(counts: dict[str, dict[str, int]]) -> str:
@@ -136,11 +150,14 @@ def compare_commands(base: str, now: str, rounds: int) -> None:
         print(f"python3 manage.py test: before {base[:10]}, after {now[:10]}; {rounds} round(s), alternating; "
               f"each run's output in {logs}", flush=True)
         times: dict[str, list[float]] = {"before": [], "after": []}
+        cores = os.cpu_count() or 1
         for round_ in range(1, rounds + 1):
             for side in ("before", "after"):
-                took, code, counts = whole_command(trees[side], logs / f"round-{round_}-{side}.log")
+                took, busy, code, counts = whole_command(trees[side], logs / f"round-{round_}-{side}.log")
                 times[side].append(took)
-                print(f"round {round_} {side:>6}: {took:7.1f} s, exit {code}  ({ran(counts)})", flush=True)
+                print(f"round {round_} {side:>6}: {took:7.1f} s, exit {code}  ({ran(counts)}); the machine busy "
+                      f"{busy:.0f} processor-s, {busy / took / cores:.0%} of its {cores} cores: at least "
+                      f"{busy / cores:.0f} s on them", flush=True)
     before, after = statistics.median(times["before"]), statistics.median(times["after"])
     print(f"median: before {before:.1f} s, after {after:.1f} s; after / before = {after / before:.2f}x "
           f"({(1 - after / before) * 100:.0f}% less wall time)")
